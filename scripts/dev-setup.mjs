@@ -1,0 +1,79 @@
+// First-start setup for local dev: writes .dev.vars with a fresh signing key (kept across starts), and the
+// per-worker copies wrangler reads, merged with any configured variable found in this process's environment
+// (so `ESPLORA_URL=http://127.0.0.1:3002 npm start` reaches the workers, DECISIONS 27).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { generateSigningJwk } from "./dev-keys.mjs";
+
+const root = path.join(import.meta.dirname, "..");
+const rootVars = path.join(root, ".dev.vars");
+
+/** Variables passed through from the environment when set (DECISIONS 27). */
+export const PASS_THROUGH = [
+  "ESPLORA_URL",
+  "NOSTR_RELAYS",
+  "CONFIRMATIONS",
+  "MAIL_API_URL",
+  "MAIL_API_KEY",
+  "MAIL_FROM",
+  "GITHUB_CLIENT_ID",
+  "GITHUB_CLIENT_SECRET",
+  "GOOGLE_CLIENT_ID",
+  "GOOGLE_CLIENT_SECRET",
+  "OIDC_ISSUER",
+  "OIDC_CLIENT_ID",
+  "OIDC_CLIENT_SECRET",
+  "OIDC_LABEL",
+  "STRIPE_API_BASE",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "BTCPAY_URL",
+  "BTCPAY_API_KEY",
+  "BTCPAY_STORE_ID",
+  "BTCPAY_WEBHOOK_SECRET",
+  "WEBHOOK_MASTER_KEY",
+  "CRON_SECRET",
+  "COOKIE_DOMAIN",
+  "AUTH_ORIGIN",
+  "FLEET_ORIGIN",
+  "BITCOIN_NETWORK",
+  "AUTH_PREVIOUS_KEYS",
+];
+
+function parseVars(text) {
+  const vars = {};
+  for (const line of text.split("\n")) {
+    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (!match) continue;
+    const raw = match[2];
+    vars[match[1]] = /^'.*'$/.test(raw) || /^".*"$/.test(raw) ? raw.slice(1, -1) : raw;
+  }
+  return vars;
+}
+
+function formatVars(vars) {
+  return `${Object.entries(vars)
+    .map(([key, value]) => `${key}='${value}'`)
+    .join("\n")}\n`;
+}
+
+export function setupDevVars() {
+  if (!existsSync(rootVars)) {
+    const vars = { AUTH_SIGNING_KEY: JSON.stringify(generateSigningJwk()), WEBHOOK_ALLOW_LOOPBACK: "true" };
+    writeFileSync(rootVars, `# Local dev secrets, generated on first start; never commit.\n${formatVars(vars)}`, {
+      mode: 0o600,
+    });
+    console.log("generated .dev.vars with a new local signing key");
+  }
+  const vars = parseVars(readFileSync(rootVars, "utf8"));
+  for (const key of PASS_THROUGH) if (process.env[key]) vars[key] = process.env[key];
+  // wrangler reads .dev.vars beside each worker's config: the root one is the auth worker's.
+  writeFileSync(rootVars, `# Local dev secrets, generated on first start; never commit.\n${formatVars(vars)}`, {
+    mode: 0o600,
+  });
+  for (const worker of ["verify", "fleet"]) {
+    writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(vars), { mode: 0o600 });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) setupDevVars();

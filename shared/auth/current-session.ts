@@ -1,0 +1,27 @@
+// Who is signed in: the first `oc_session` cookie whose JWT verifies AND whose session row is still live.
+// The row check is what makes logout take effect at once wherever the cookie is accepted (DECISIONS 9).
+import type { PublicJwk } from "../crypto/signing-key";
+import type { Db } from "../db/client";
+import { liveSessionByJti, type SessionRow } from "../db/sessions";
+import { readSessionCookies } from "./cookie";
+import { type SessionClaims, verifySessionToken } from "./session-token";
+
+export interface CurrentSession {
+  claims: SessionClaims;
+  session: SessionRow;
+}
+
+export async function resolveSession(
+  db: Db,
+  cookieHeader: string | undefined,
+  options: { keys: readonly PublicJwk[]; issuer: string; now: number },
+): Promise<CurrentSession | undefined> {
+  for (const token of readSessionCookies(cookieHeader)) {
+    const verified = await verifySessionToken(token, options.keys, options);
+    if (!verified.ok) continue;
+    const session = await liveSessionByJti(db, verified.claims.jti, options.now);
+    // The row must belong to the token's subject: a token for A never unlocks B's row.
+    if (session && session.accountId === verified.claims.sub) return { claims: verified.claims, session };
+  }
+  return undefined;
+}

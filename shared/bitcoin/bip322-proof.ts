@@ -1,0 +1,79 @@
+// Decodes a BIP-322 proof (simple: a witness stack; full: a whole to_sign transaction) and checks
+// a full to_sign's fixed fields against the to_spend it must spend.
+import { RawTx, RawWitness } from "@scure/btc-signer";
+import { OP_RETURN_SCRIPT, SIMPLE_TO_SIGN, type ToSignFields } from "./bip322-tx";
+import { bytesEqual } from "./hash";
+
+/** What the script check needs from to_sign input 0. */
+export interface ToSignSpend extends ToSignFields {
+  /** Input 0's scriptSig; null in the simple format, where the address type implies it. */
+  scriptSig: Uint8Array | null;
+  witness: Uint8Array[];
+}
+
+/** A decoded to_sign (scure's RawTx coder types its inner fields loosely; this pins them). */
+interface RawToSign {
+  version: number;
+  lockTime: number;
+  inputs: { txid: Uint8Array; index: number; finalScriptSig: Uint8Array; sequence: number }[];
+  outputs: { amount: bigint; script: Uint8Array }[];
+  witnesses?: Uint8Array[][] | undefined;
+}
+
+export type Bip322Proof = { format: "simple"; witness: Uint8Array[] } | { format: "full"; tx: RawToSign };
+
+export type ProofShape = { ok: true; spend: ToSignSpend } | { ok: false; verdict: "invalid" | "inconclusive" };
+
+/**
+ * Both coders reject trailing bytes. A serialized transaction never parses as a witness stack
+ * (its 4-byte version leaves bytes over), so trying the simple format first is unambiguous.
+ */
+export function decodeProof(bytes: Uint8Array): Bip322Proof | null {
+  try {
+    return { format: "simple", witness: RawWitness.decode(bytes) };
+  } catch {
+    // not a witness stack: try a full transaction
+  }
+  try {
+    const tx: RawToSign = RawTx.decode(bytes);
+    return { format: "full", tx };
+  } catch {
+    return null;
+  }
+}
+
+/** Input-0 view of to_sign, after checking a full proof spends to_spend:0 into one OP_RETURN. */
+export function toSignSpend(proof: Bip322Proof, toSpendTxid: Uint8Array): ProofShape {
+  if (proof.format === "simple") {
+    return { ok: true, spend: { ...SIMPLE_TO_SIGN, scriptSig: null, witness: proof.witness } };
+  }
+  const { tx } = proof;
+  const input = tx.inputs[0];
+  if (!input || input.index !== 0 || !bytesEqual(input.txid, toSpendTxid)) {
+    return { ok: false, verdict: "invalid" };
+  }
+  // Extra inputs make a proof of funds, which needs the UTXO set to check.
+  if (tx.inputs.length !== 1) return { ok: false, verdict: "inconclusive" };
+  const output = tx.outputs[0];
+  if (tx.outputs.length !== 1 || !output || output.amount !== 0n || !bytesEqual(output.script, OP_RETURN_SCRIPT)) {
+    return { ok: false, verdict: "invalid" };
+  }
+  return {
+    ok: true,
+    spend: {
+      version: tx.version,
+      lockTime: tx.lockTime,
+      sequence: input.sequence,
+      scriptSig: input.finalScriptSig,
+      witness: tx.witnesses?.[0] ?? [],
+    },
+  };
+}
+
+/**
+ * BIP-322 "upgradeable rules" (version 0 or 2) plus our sign-in policy: no time locks. A proof
+ * valid only "at time T and age S" is reported inconclusive rather than valid.
+ */
+export function isConclusiveToSign(fields: Readonly<ToSignFields>): boolean {
+  return (fields.version === 0 || fields.version === 2) && fields.lockTime === 0 && fields.sequence === 0;
+}

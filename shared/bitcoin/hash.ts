@@ -1,0 +1,46 @@
+// Hash and byte helpers shared by the Bitcoin address and signature verifiers.
+// Thin wrappers over @noble/hashes so every caller uses the same primitives.
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+
+const UTF8 = new TextEncoder();
+
+export function utf8(text: string): Uint8Array {
+  return UTF8.encode(text);
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+export function sha256d(data: Uint8Array): Uint8Array {
+  return sha256(sha256(data));
+}
+
+export function hash160(data: Uint8Array): Uint8Array {
+  return ripemd160(sha256(data));
+}
+
+/** BIP-340 tagged hash: sha256(sha256(tag) || sha256(tag) || data). */
+export function taggedHash(tag: string, data: Uint8Array): Uint8Array {
+  const tagHash = sha256(utf8(tag));
+  return sha256(concatBytes(tagHash, tagHash, data));
+}
+
+/** Transaction id in display (RPC) byte order from a non-witness serialization. */
+export function txidOf(rawTxWithoutWitness: Uint8Array): Uint8Array {
+  return sha256d(rawTxWithoutWitness).reverse();
+}

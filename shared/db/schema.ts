@@ -1,0 +1,66 @@
+// The D1 schema, in one place. Migrations in d1-migrations/ are generated from it by drizzle-kit.
+// Times are epoch milliseconds (integers); secrets are stored only as hashes (DECISIONS 8).
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const accounts = sqliteTable("accounts", {
+  id: text("id").primaryKey(), // 32 lowercase hex; did_oc = "did:oc:" + id
+  didOc: text("did_oc").notNull().unique(),
+  displayName: text("display_name"),
+  primaryBtc: text("primary_btc"),
+  displayIdentityKind: text("display_identity_kind").notNull().default("did"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** Sign-in identities (a Bitcoin address, an email, a provider subject); one account each, enforced here. */
+export const accountIdentities = sqliteTable(
+  "account_identities",
+  {
+    kind: text("kind").notNull(),
+    value: text("value").notNull(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.value] }), index("account_identities_account").on(t.accountId)],
+);
+
+/**
+ * One row per signed-in account per browser. The cookie's JWT names the row by `jti`; only sha256(jti) is stored.
+ * Rows sharing a roster_id are one browser's roster; roster_id NULL marks a legacy single session.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    rosterId: text("roster_id"),
+    authenticatedAt: integer("authenticated_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("sessions_roster_account").on(t.rosterId, t.accountId),
+    index("sessions_expires").on(t.expiresAt),
+  ],
+);
+
+/** Issued orangecheck-auth challenges; a row is deleted when its nonce is used (single use, atomic). */
+export const challenges = sqliteTable(
+  "challenges",
+  {
+    nonce: text("nonce").primaryKey(),
+    messageHash: text("message_hash").notNull(),
+    address: text("address").notNull(),
+    audience: text("audience"),
+    purpose: text("purpose"),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("challenges_expires").on(t.expiresAt)],
+);

@@ -1,0 +1,101 @@
+// Session rows and rosters (service-spec "Session rows and roster"). A row is named by sha256(jti) of the JWT
+// last issued for it; issuing a new JWT for a row rotates that hash, so the row's older JWTs stop being live.
+import { and, desc, eq, gt } from "drizzle-orm";
+import { randomToken, sha256Hex } from "../crypto/digest";
+import { DAY } from "../time";
+import type { AccountRow } from "./accounts";
+import type { Db } from "./client";
+import { accounts, sessions } from "./schema";
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+/** Session rows expire 30 days after creation (service-spec Limits). */
+export const SESSION_LIFETIME_MS = 30 * DAY;
+/** Accounts one browser may hold at once; a further add-account sign-in is refused with `roster_full`. */
+export const ROSTER_CAP = 10;
+/** last_seen_at is written at most this often, so /me does not write on every call. */
+export const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+export interface IssuedSession {
+  row: SessionRow;
+  jti: string;
+}
+
+async function freshJti(): Promise<{ jti: string; tokenHash: string }> {
+  const jti = randomToken(18);
+  return { jti, tokenHash: await sha256Hex(jti) };
+}
+
+/**
+ * A successful sign-in: a new row, or, when the account already has a row in this roster (live or expired),
+ * that row re-authenticated in place, so no duplicate ever exists (the unique index decides, not a read).
+ */
+export async function signInSession(
+  db: Db,
+  input: { accountId: string; rosterId: string; now: number },
+): Promise<IssuedSession> {
+  const { jti, tokenHash } = await freshJti();
+  const { now } = input;
+  const fresh = {
+    tokenHash,
+    authenticatedAt: now,
+    createdAt: now,
+    expiresAt: now + SESSION_LIFETIME_MS,
+    lastSeenAt: now,
+  };
+  const rows = await db
+    .insert(sessions)
+    .values({ id: crypto.randomUUID(), accountId: input.accountId, rosterId: input.rosterId, ...fresh })
+    .onConflictDoUpdate({ target: [sessions.rosterId, sessions.accountId], set: fresh })
+    .returning();
+  const row = rows[0];
+  if (!row) throw new Error("session upsert returned no row");
+  return { row, jti };
+}
+
+/** A new JWT for an existing live row (switch, logout promotion, profile change): same expiry, new jti. */
+export async function reissueSession(db: Db, row: SessionRow, now: number): Promise<IssuedSession | undefined> {
+  const { jti, tokenHash } = await freshJti();
+  const rows = await db
+    .update(sessions)
+    .set({ tokenHash, lastSeenAt: now })
+    .where(and(eq(sessions.id, row.id), gt(sessions.expiresAt, now)))
+    .returning();
+  return rows[0] ? { row: rows[0], jti } : undefined;
+}
+
+export async function liveSessionByJti(db: Db, jti: string, now: number): Promise<SessionRow | undefined> {
+  const tokenHash = await sha256Hex(jti);
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .get();
+}
+
+/** The live rows of a roster with their accounts, most recently seen first. */
+export async function rosterMembers(
+  db: Db,
+  rosterId: string,
+  now: number,
+): Promise<{ session: SessionRow; account: AccountRow }[]> {
+  return db
+    .select({ session: sessions, account: accounts })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(and(eq(sessions.rosterId, rosterId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt));
+}
+
+export async function touchSession(db: Db, row: SessionRow, now: number): Promise<void> {
+  if (now - row.lastSeenAt < TOUCH_INTERVAL_MS) return;
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.id));
+}
+
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, id));
+}
+
+export async function deleteRoster(db: Db, rosterId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.rosterId, rosterId));
+}

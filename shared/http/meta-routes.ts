@@ -1,0 +1,67 @@
+// The routes every worker answers the same way: health, the reason table, its OpenAPI description and the
+// interactive explorer (Swagger UI, served from the worker's own static assets: no CDN).
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Env } from "hono";
+import { reasonList } from "../errors";
+
+/** How long clients and caches may keep the OpenAPI description (service-spec Limits). */
+export const OPENAPI_MAX_AGE_SECONDS = 300;
+export const EXPLORER_ASSETS = "/api-explorer/assets";
+
+const Health = z.object({ ok: z.literal(true), service: z.string(), time: z.string() }).openapi("Health");
+const Reasons = z
+  .object({ ok: z.literal(true), reasons: z.array(z.object({ reason: z.string(), status: z.number().int() })) })
+  .openapi("Reasons");
+
+export function explorerPage(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} — API explorer</title>
+<link rel="stylesheet" href="${EXPLORER_ASSETS}/swagger-ui.css">
+</head>
+<body>
+<div id="explorer"></div>
+<script src="${EXPLORER_ASSETS}/swagger-ui-bundle.js"></script>
+<script src="${EXPLORER_ASSETS}/explorer-init.js"></script>
+</body>
+</html>
+`;
+}
+
+export function mountMetaRoutes<E extends Env>(
+  app: OpenAPIHono<E>,
+  service: { name: string; title: string; version: string },
+) {
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/health",
+      summary: "Liveness",
+      responses: { 200: { description: "Up", content: { "application/json": { schema: Health } } } },
+    }),
+    (c) => c.json({ ok: true as const, service: service.name, time: new Date().toISOString() }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/reasons",
+      summary: "Every error reason this service can answer with, and its HTTP status",
+      responses: { 200: { description: "The error table", content: { "application/json": { schema: Reasons } } } },
+    }),
+    (c) => c.json({ ok: true as const, reasons: reasonList() }, 200),
+  );
+  let document: unknown;
+  app.get("/api/openapi", (c) => {
+    document ??= app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: { title: service.title, version: service.version },
+    });
+    c.header("Access-Control-Allow-Origin", "*");
+    c.header("Cache-Control", `public, max-age=${OPENAPI_MAX_AGE_SECONDS}`);
+    return c.json(document as object);
+  });
+  app.get("/api-explorer", (c) => c.html(explorerPage(service.title)));
+}

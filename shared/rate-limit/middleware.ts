@@ -1,0 +1,48 @@
+// Per-IP, per-route rate limiting at the edge: asks the bucket's Durable Object, answers 429 `rate_limited` with
+// Retry-After, and sets the IETF RateLimit headers on every answer. When the limiter itself fails, auth routes
+// fail closed (refuse) and read routes fail open (serve): a broken limiter must not open a brute-force window,
+// nor take the public read API down.
+import type { MiddlewareHandler } from "hono";
+import { AppError } from "../errors";
+import { clientIpKey } from "../http/client-ip";
+import type { RateLimiter } from "./rate-limiter";
+import type { BucketDecision, BucketRule } from "./token-bucket";
+
+export interface RateLimitOptions {
+  /** Bucket name: the route it guards. */
+  bucket: string;
+  rule: BucketRule;
+  failClosed: boolean;
+}
+
+type LimiterEnv = { Bindings: { RATE_LIMITER: DurableObjectNamespace<RateLimiter> } };
+
+function headers(rule: BucketRule, decision: BucketDecision): Record<string, string> {
+  const windowSeconds = Math.round(rule.windowMs / 1000);
+  return {
+    "RateLimit-Policy": `${rule.capacity};w=${windowSeconds}`,
+    RateLimit: `limit=${rule.capacity}, remaining=${decision.remaining}, reset=${Math.ceil(decision.resetMs / 1000)}`,
+  };
+}
+
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<LimiterEnv> {
+  return async (c, next) => {
+    const key = `${options.bucket}|${clientIpKey(c.req.raw.headers)}`;
+    let decision: BucketDecision;
+    try {
+      const stub = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(key));
+      decision = await stub.take(options.rule);
+    } catch (err) {
+      console.error("rate limiter unavailable", { bucket: options.bucket, error: String(err) });
+      if (options.failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
+      return next();
+    }
+    if (!decision.allowed) {
+      throw new AppError("rate_limited", {
+        headers: { "Retry-After": String(Math.ceil(decision.retryAfterMs / 1000)), ...headers(options.rule, decision) },
+      });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers(options.rule, decision))) c.header(name, value);
+  };
+}

@@ -1,0 +1,4 @@
+// Applies the D1 migrations to each test file's isolated database before its tests run.
+import { applyD1Migrations, env } from "cloudflare:test";
+
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

@@ -1,0 +1,71 @@
+// The whole suite: one vitest project per worker, each inside workerd with real D1, KV and Durable Objects
+// (@cloudflare/vitest-plugin), plus a Node project for the few checks whose tools cannot run in workerd
+// (files named *.node.test.ts: the OpenAPI 3.1 validator generates code at runtime; bip322-js signs).
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { generateSigningJwk } from "./scripts/dev-keys.mjs";
+
+const root = import.meta.dirname;
+const COMPATIBILITY_DATE = "2026-05-01";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(root, "d1-migrations"));
+  // A fresh signing key per run, and a retired one published beside it (rotation tests).
+  const signingKey = generateSigningJwk();
+  const { d: _retiredSecret, ...retiredPublic } = generateSigningJwk();
+  const testBindings = {
+    TEST_MIGRATIONS: migrations,
+    AUTH_SIGNING_KEY: JSON.stringify(signingKey),
+    AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),
+  };
+  const verifyAux = {
+    name: "verify",
+    modules: true,
+    scriptPath: path.join(root, ".build/aux/verify/index.js"),
+    modulesRoot: path.join(root, ".build/aux/verify"),
+    compatibilityDate: COMPATIBILITY_DATE,
+    durableObjects: { RATE_LIMITER: "RateLimiter" },
+  };
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: path.join(root, "wrangler.toml") },
+              miniflare: { bindings: testBindings, workers: [verifyAux] },
+            }),
+          ],
+          test: {
+            name: "auth",
+            root,
+            include: ["test/auth/**/*.test.ts", "test/shared/**/*.test.ts", "test/conformance/**/*.test.ts"],
+            exclude: ["**/*.node.test.ts"],
+            setupFiles: ["test/helpers/apply-migrations.ts"],
+          },
+        },
+        {
+          plugins: [cloudflareTest({ wrangler: { configPath: path.join(root, "workers/verify/wrangler.toml") } })],
+          test: { name: "verify", root, include: ["test/verify/**/*.test.ts"], exclude: ["**/*.node.test.ts"] },
+        },
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: path.join(root, "workers/fleet/wrangler.toml") },
+              miniflare: { bindings: testBindings },
+            }),
+          ],
+          test: {
+            name: "fleet",
+            root,
+            include: ["test/fleet/**/*.test.ts"],
+            exclude: ["**/*.node.test.ts"],
+            setupFiles: ["test/helpers/apply-migrations.ts"],
+          },
+        },
+        { test: { name: "node", root, environment: "node", include: ["test/**/*.node.test.ts"] } },
+      ],
+    },
+  };
+});

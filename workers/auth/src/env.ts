@@ -1,0 +1,21 @@
+// The auth worker's bindings and per-request variables.
+import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
+
+export interface AuthBindings {
+  DB: D1Database;
+  KV: KVNamespace;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  VERIFY: Fetcher;
+  /** Secret: the Ed25519 private JWK (JSON, with kid) that signs session tokens. */
+  AUTH_SIGNING_KEY?: string;
+  /** Secret (optional): JSON array of retired public JWKs still accepted until their tokens expire. */
+  AUTH_PREVIOUS_KEYS?: string;
+  /** This host's origin: the JWT issuer and the audience sign-in challenges must name. */
+  AUTH_ORIGIN: string;
+  /** Parent domain for the shared cookie (e.g. `.example.com`); unset on localhost. */
+  COOKIE_DOMAIN?: string;
+  /** Network whose addresses may sign in: mainnet (default), testnet or regtest. */
+  BITCOIN_NETWORK?: string;
+}
+
+export type AuthEnv = { Bindings: AuthBindings };

@@ -1,0 +1,6 @@
+// Auth worker entry: the fetch handler and the Durable Object classes it binds.
+import { app } from "./app";
+
+export { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
+
+export default { fetch: app.fetch } satisfies ExportedHandler<import("./env").AuthBindings>;

@@ -1,0 +1,27 @@
+// The public signing keys, for consumers that verify oc_session locally (no call back to this host).
+import { createRoute } from "@hono/zod-openapi";
+import { routeGroup } from "../../../../shared/validate";
+import type { AuthEnv } from "../env";
+import { errorResponses, JwksSchema, json } from "../schemas";
+import { verificationKeys } from "../session-context";
+
+/** Consumers may cache the key set this long; a rotation keeps the old key published for longer than this. */
+export const JWKS_MAX_AGE_SECONDS = 300;
+
+export const jwksRoutes = routeGroup<AuthEnv>();
+
+for (const path of ["/api/auth/jwks", "/.well-known/jwks.json"]) {
+  jwksRoutes.openapi(
+    createRoute({
+      method: "get",
+      path,
+      summary: "The Ed25519 public keys (JWKS) that verify oc_session tokens",
+      responses: { 200: json(JwksSchema, "The key set"), ...errorResponses("signing_key_unset") },
+    }),
+    async (c) => {
+      c.header("Cache-Control", `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
+      c.header("Access-Control-Allow-Origin", "*");
+      return c.json({ keys: await verificationKeys(c.env) }, 200);
+    },
+  );
+}

@@ -1,0 +1,52 @@
+// POST /api/auth/logout?scope=current|all (default all), per the browser-session state table.
+import { createRoute } from "@hono/zod-openapi";
+import { orm } from "../../../../shared/db/client";
+import { deleteRoster, deleteSession, reissueSession, rosterMembers } from "../../../../shared/db/sessions";
+import { sameOrigin } from "../../../../shared/http/same-origin";
+import { rateLimit } from "../../../../shared/rate-limit/middleware";
+import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
+import { routeGroup } from "../../../../shared/validate";
+import type { AuthEnv } from "../env";
+import { errorResponses, json, LogoutQuery, LogoutResult } from "../schemas";
+import { clearSessionCookie, currentSession, setSessionCookie } from "../session-context";
+
+export const logoutRoutes = routeGroup<AuthEnv>();
+
+logoutRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/auth/logout",
+    summary: "Sign out the active account (scope=current) or every account of the browser (scope=all, default)",
+    middleware: [rateLimit({ bucket: "logout", rule: AUTH_RULE, failClosed: true }), sameOrigin()],
+    request: { query: LogoutQuery },
+    responses: {
+      200: json(LogoutResult, "Signed out; switched_to names the account now active, or null"),
+      ...errorResponses("invalid_query", "cross_site_blocked", "rate_limited"),
+    },
+  }),
+  async (c) => {
+    const scope = c.req.valid("query").scope ?? "all";
+    const now = Date.now();
+    const current = await currentSession(c, now);
+    const db = orm(c.env.DB);
+    if (current) {
+      const { session } = current;
+      if (scope === "all" && session.rosterId !== null) {
+        await deleteRoster(db, session.rosterId);
+      } else {
+        await deleteSession(db, session.id);
+        if (session.rosterId !== null) {
+          // Promote the most recently seen account left in the roster, with a fresh session of its own.
+          for (const next of await rosterMembers(db, session.rosterId, now)) {
+            const issued = await reissueSession(db, next.session, now);
+            if (!issued) continue;
+            const account = await setSessionCookie(c, next.account, issued, now);
+            return c.json({ ok: true as const, switched_to: account.did_oc }, 200);
+          }
+        }
+      }
+    }
+    clearSessionCookie(c);
+    return c.json({ ok: true as const, switched_to: null }, 200);
+  },
+);

@@ -1,0 +1,151 @@
+// Named request and response schemas of the auth host: the routes validate with them, the OpenAPI description
+// is generated from them, and the tests build requests from them.
+import { z } from "@hono/zod-openapi";
+import { DISPLAY_IDENTITY_KINDS } from "../../../shared/auth/session-token";
+import { REASONS, type Reason } from "../../../shared/errors";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+const line = (max: number) => z.string().min(1).max(max).regex(NO_CONTROL, "must be one line of text");
+
+export const DidOc = z.string().regex(/^did:oc:[0-9a-f]{32}$/, "must be did:oc: followed by 32 lowercase hex");
+export const BitcoinAddressParam = z
+  .string()
+  .min(14)
+  .max(90)
+  .regex(/^[A-Za-z0-9]+$/, "must be a Bitcoin address");
+
+export const ErrorSchema = z
+  .object({
+    ok: z.literal(false),
+    reason: z.enum(Object.keys(REASONS) as [Reason, ...Reason[]]),
+    detail: z.string().optional(),
+  })
+  .openapi("Error");
+
+export const DisplayIdentitySchema = z
+  .object({ kind: z.enum(DISPLAY_IDENTITY_KINDS), value: z.string() })
+  .openapi("DisplayIdentity");
+
+export const AccountSchema = z
+  .object({
+    did_oc: DidOc,
+    display_name: z.string().nullable(),
+    primary_btc: z.string().nullable(),
+    display_identity: DisplayIdentitySchema,
+  })
+  .openapi("Account");
+
+export const RosterEntrySchema = AccountSchema.extend({ last_seen_at: z.string() }).openapi("RosterEntry");
+
+export const ChallengeQuery = z.strictObject({
+  addr: BitcoinAddressParam,
+  audience: line(256).optional(),
+  purpose: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,32}$/, "lowercase letters, digits, _ or -")
+    .optional(),
+  ttl: z.coerce.number().int().min(30).max(600).optional(),
+});
+
+export const ChallengeSchema = z
+  .object({ message: z.string(), nonce: z.string(), expiresAt: z.string() })
+  .openapi("Challenge");
+
+const Signature = z.string().min(1).max(2048);
+const Message = z.string().min(1).max(2048);
+
+export const ChallengeVerifyBody = z
+  .strictObject({
+    message: Message,
+    signature: Signature,
+    scheme: z.enum(["bip322", "legacy"]).optional(),
+    expectedNonce: z.string().max(64).optional(),
+    expectedAudience: z.string().max(256).optional(),
+    expectedPurpose: z.string().max(64).optional(),
+  })
+  .openapi("ChallengeVerifyRequest");
+
+export const ChallengeVerifyResult = z
+  .union([
+    z.object({
+      ok: z.literal(true),
+      address: z.string(),
+      nonce: z.string(),
+      expiresAt: z.string(),
+      audience: z.string().optional(),
+      purpose: z.string().optional(),
+    }),
+    z.object({ ok: z.literal(false), reason: z.literal("invalid_challenge"), code: z.string() }),
+  ])
+  .openapi("ChallengeVerifyResult");
+
+export const SignInBody = z
+  .strictObject({
+    address: BitcoinAddressParam,
+    message: Message,
+    signature: Signature,
+    nonce: z.string().max(64).optional(),
+    expectedNonce: z.string().max(64).optional(),
+    scheme: z.enum(["bip322", "legacy"]).optional(),
+    expectedAudience: z.string().max(256).optional(),
+    expectedPurpose: z.string().max(64).optional(),
+    add: z.boolean().optional(),
+  })
+  .refine((body) => body.nonce !== undefined || body.expectedNonce !== undefined, {
+    message: "nonce is required",
+    path: ["nonce"],
+  })
+  .openapi("SignInRequest");
+
+export const AddQuery = z.strictObject({ add: z.enum(["1", "0", "true", "false"]).optional() });
+
+export const AccountResult = z.object({ ok: z.literal(true), account: AccountSchema }).openapi("AccountResult");
+
+export const MeResult = z
+  .object({ ok: z.literal(true), account: AccountSchema, roster: z.array(RosterEntrySchema) })
+  .openapi("MeResult");
+
+export const SwitchBody = z.strictObject({ did_oc: DidOc }).openapi("SwitchRequest");
+
+export const LogoutQuery = z.strictObject({ scope: z.enum(["current", "all"]).optional() });
+
+export const LogoutResult = z.object({ ok: z.literal(true), switched_to: DidOc.nullable() }).openapi("LogoutResult");
+
+export const AccountPatchBody = z
+  .strictObject({
+    display_name: z.string().trim().min(1).max(64).regex(NO_CONTROL).nullable().optional(),
+    display_identity: z.enum(DISPLAY_IDENTITY_KINDS).optional(),
+  })
+  .openapi("AccountPatchRequest");
+
+export const JwksSchema = z
+  .object({
+    keys: z.array(
+      z.object({
+        kty: z.literal("OKP"),
+        crv: z.literal("Ed25519"),
+        x: z.string(),
+        kid: z.string(),
+        alg: z.literal("EdDSA"),
+        use: z.literal("sig"),
+      }),
+    ),
+  })
+  .openapi("JWKS");
+
+/** OpenAPI response entries for the error reasons a route can answer with, grouped by status. */
+export function errorResponses(...reasons: Reason[]) {
+  const byStatus = new Map<number, Reason[]>();
+  for (const reason of reasons) byStatus.set(REASONS[reason], [...(byStatus.get(REASONS[reason]) ?? []), reason]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      status,
+      { description: list.join(", "), content: { "application/json": { schema: ErrorSchema } } },
+    ]),
+  );
+}
+
+export function json<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}

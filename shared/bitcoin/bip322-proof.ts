@@ -49,7 +49,7 @@ export function toSignSpend(proof: Bip322Proof, toSpendTxid: Uint8Array): ProofS
   }
   const { tx } = proof;
   const input = tx.inputs[0];
-  if (!input || input.index !== 0 || !bytesEqual(input.txid, toSpendTxid)) {
+  if (input?.index !== 0 || !bytesEqual(input.txid, toSpendTxid)) {
     return { ok: false, verdict: "invalid" };
   }
   // Extra inputs make a proof of funds, which needs the UTXO set to check.

@@ -7,6 +7,9 @@ import { verifySpend } from "./bip322-spend";
 import { buildToSpendTx } from "./bip322-tx";
 import { isCompactSignature, verifyLegacyP2pkh } from "./legacy";
 
+export type { BitcoinNetwork } from "./address";
+export { bip322MessageHash, buildToSignTx, buildToSpendTx } from "./bip322-tx";
+
 export type SignatureScheme = "bip322" | "legacy";
 
 export type SigFailureReason =

@@ -15,9 +15,10 @@ export class Browser {
   readonly ip = freshIp();
   cookie: string | undefined;
 
-  async fetch(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  /** `fetchMetadata: false` sends no Sec-Fetch-Site, as a script or an old browser would. */
+  async fetch(path: string, init: RequestInit & { json?: unknown; fetchMetadata?: boolean } = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (!headers.has("sec-fetch-site")) headers.set("sec-fetch-site", "same-origin");
+    if (!headers.has("sec-fetch-site") && init.fetchMetadata !== false) headers.set("sec-fetch-site", "same-origin");
     headers.set("cf-connecting-ip", this.ip);
     if (this.cookie && !headers.has("cookie")) headers.set("cookie", `oc_session=${this.cookie}`);
     let body = init.body;

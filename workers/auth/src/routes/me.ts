@@ -1,5 +1,6 @@
 // GET /api/auth/me: the active account and the rest of the browser's roster.
 import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { accountView } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
 import { rosterMembers, touchSession } from "../../../../shared/db/sessions";
@@ -12,17 +13,23 @@ import { requireSession } from "../session-context";
 
 export const meRoutes = routeGroup<AuthEnv>();
 
+/** Per-browser answers, errors included, must never be stored by a shared cache. */
+const privateAnswer: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.res.headers.set("Cache-Control", "no-store, private");
+  c.res.headers.set("Vary", "Cookie");
+};
+
 meRoutes.openapi(
   createRoute({
     method: "get",
     path: "/api/auth/me",
     summary: "The signed-in account and the other accounts of this browser's roster",
+    middleware: [privateAnswer],
     responses: { 200: json(MeResult, "Signed in"), ...errorResponses("not_authenticated") },
   }),
   async (c) => {
     const now = Date.now();
-    c.header("Cache-Control", "no-store, private");
-    c.header("Vary", "Cookie");
     const { session } = await requireSession(c, now);
     const db = orm(c.env.DB);
     const members = session.rosterId ? await rosterMembers(db, session.rosterId, now) : [];

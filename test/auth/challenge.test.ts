@@ -1,0 +1,114 @@
+// GET/POST /api/challenge: the orangecheck-auth message, single-use nonces, TTL, audience and purpose.
+import { describe, expect, it } from "vitest";
+import { AUTH_ORIGIN, Browser } from "../helpers/browser";
+import { newWallet } from "../helpers/wallet";
+
+describe("GET /api/challenge", () => {
+  it("issues the orangecheck-auth message with a 32-hex nonce and an ISO expiry with milliseconds", async () => {
+    const wallet = newWallet();
+    const before = Date.now();
+    const res = await new Browser().fetch(
+      `/api/challenge?addr=${wallet.address}&audience=${AUTH_ORIGIN}&purpose=login`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const { message, nonce, expiresAt } = (await res.json()) as Record<string, string>;
+    expect(nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const lines = (message as string).split("\n");
+    expect(lines).toEqual([
+      "orangecheck-auth",
+      `address: ${wallet.address}`,
+      `nonce: ${nonce}`,
+      expect.stringMatching(/^issued_at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      expect.stringMatching(/^expires_at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      "ack: I authorize this session under the OrangeCheck auth challenge.",
+      `audience: ${AUTH_ORIGIN}`,
+      "purpose: login",
+      "",
+    ]);
+    const ttl = Date.parse(expiresAt as string) - before;
+    expect(ttl).toBeGreaterThan(295_000);
+    expect(ttl).toBeLessThanOrEqual(300_000);
+  });
+
+  it("refuses bad addresses, TTLs outside 30-600 s, multi-line values and unknown parameters", async () => {
+    const wallet = newWallet();
+    for (const query of [
+      "addr=bc1qnotanaddress",
+      "",
+      `addr=${wallet.address}&ttl=5`,
+      `addr=${wallet.address}&ttl=601`,
+      `addr=${wallet.address}&audience=a%0Apurpose:%20x`,
+      `addr=${wallet.address}&purpose=Log In`,
+      `addr=${wallet.address}&foo=1`,
+    ]) {
+      const res = await new Browser().fetch(`/api/challenge?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { reason: string }).reason).toBe("invalid_query");
+    }
+  });
+});
+
+describe("POST /api/challenge", () => {
+  async function issued(query: Record<string, string> = { audience: "https://app.example", purpose: "login" }) {
+    const wallet = newWallet("p2tr");
+    const browser = new Browser();
+    const challenge = await browser.challenge(wallet.address, query);
+    return { browser, wallet, ...challenge, signature: wallet.sign(challenge.message) };
+  }
+
+  it("verifies a signed challenge once: ok with the address, then invalid_challenge on replay", async () => {
+    const { browser, wallet, message, nonce, signature, expiresAt } = await issued();
+    const body = {
+      message,
+      signature,
+      expectedNonce: nonce,
+      expectedAudience: "https://app.example",
+      expectedPurpose: "login",
+    };
+    const first = await browser.post("/api/challenge", body);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({
+      ok: true,
+      address: wallet.address,
+      nonce,
+      expiresAt,
+      audience: "https://app.example",
+      purpose: "login",
+    });
+    const replay = await browser.post("/api/challenge", body);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ ok: false, reason: "invalid_challenge", code: "nonce_unknown" });
+  });
+
+  it("answers invalid_challenge with the failing check as code", async () => {
+    const { browser, message, signature, nonce } = await issued();
+    const other = await issued();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ message, signature, expectedAudience: "https://evil.example" }, "audience_mismatch"],
+      [{ message, signature, expectedPurpose: "payment" }, "purpose_mismatch"],
+      [{ message, signature, expectedNonce: "ab".repeat(16) }, "nonce_mismatch"],
+      [{ message, signature: other.signature }, "sig_invalid"],
+      [{ message: `${message}extra: line\n`, signature }, "sig_invalid"],
+      [{ message: "hello", signature }, "malformed"],
+      [{ message: message.replace(/expires_at: .*/, "expires_at: 2020-01-01T00:00:00Z"), signature }, "malformed"],
+    ];
+    for (const [body, code] of cases) {
+      const res = await browser.post("/api/challenge", body);
+      expect(await res.json(), code).toEqual({ ok: false, reason: "invalid_challenge", code });
+    }
+    // None of those consumed the nonce: the real signature still verifies once.
+    const ok = await browser.post("/api/challenge", { message, signature, expectedNonce: nonce });
+    expect(((await ok.json()) as { ok: boolean }).ok).toBe(true);
+  });
+
+  it("answers 400 for a body of the wrong shape", async () => {
+    const browser = new Browser();
+    for (const body of [{}, { message: 1, signature: "x" }, { message: "x", signature: "y", nonce: "z" }]) {
+      const res = await browser.post("/api/challenge", body);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { reason: string }).reason).toBe("invalid_body");
+    }
+  });
+});

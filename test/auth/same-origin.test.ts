@@ -75,7 +75,7 @@ describe("same-origin guard", () => {
   });
 
   it("the decision table", () => {
-    const base = {
+    const base: Parameters<typeof judgeOrigin>[0] = {
       method: "POST",
       requestOrigin: AUTH_ORIGIN,
       secFetchSite: undefined,

@@ -59,8 +59,8 @@ function btcSignerSimpleProof(kind: Exclude<Kind, "p2pkh">, key: Uint8Array, mes
     index: 0,
     sequence: 0,
     witnessUtxo: { script: pay.script, amount: 0n },
-    ...(pay.redeemScript ? { redeemScript: pay.redeemScript } : {}),
-    ...(pay.tapInternalKey ? { tapInternalKey: pay.tapInternalKey } : {}),
+    ...("redeemScript" in pay && pay.redeemScript ? { redeemScript: pay.redeemScript } : {}),
+    ...("tapInternalKey" in pay ? { tapInternalKey: pay.tapInternalKey } : {}),
   });
   tx.addOutput({ script: Uint8Array.of(0x6a), amount: 0n });
   tx.sign(key);

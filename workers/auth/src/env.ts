@@ -6,6 +6,8 @@ export interface AuthBindings {
   KV: KVNamespace;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   VERIFY: Fetcher;
+  /** Static assets (the API explorer); served before the worker for paths that match a file. */
+  ASSETS: Fetcher;
   /** Secret: the Ed25519 private JWK (JSON, with kid) that signs session tokens. */
   AUTH_SIGNING_KEY?: string;
   /** Secret (optional): JSON array of retired public JWKs still accepted until their tokens expire. */

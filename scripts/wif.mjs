@@ -1,0 +1,15 @@
+// A WIF key and its address for scripts/signin.mjs: the given WIF, or a fresh mainnet key.
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { NETWORK, p2pkh, p2tr, p2wpkh, WIF } from "@scure/btc-signer";
+
+export function generateSigningWif(wif, type = "p2wpkh") {
+  const privateKey = wif ? WIF(NETWORK).decode(wif) : secp256k1.utils.randomSecretKey();
+  const publicKey = secp256k1.getPublicKey(privateKey, true);
+  const payment = {
+    p2wpkh: () => p2wpkh(publicKey, NETWORK),
+    p2tr: () => p2tr(publicKey.subarray(1), undefined, NETWORK),
+    p2pkh: () => p2pkh(publicKey, NETWORK),
+  }[type];
+  if (!payment) throw new Error(`--type must be p2wpkh, p2tr or p2pkh, not ${type}`);
+  return { wif: WIF(NETWORK).encode(privateKey), address: payment().address };
+}

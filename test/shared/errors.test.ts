@@ -1,0 +1,25 @@
+// The one error table: statuses, the rendered envelope, and the spec's 70 reasons at its head.
+import { describe, expect, it } from "vitest";
+import { AppError, errorResponse, REASONS, SPEC_REASON_COUNT } from "../../shared/errors";
+
+describe("error table", () => {
+  it("gives every reason a 4xx or 5xx status", () => {
+    for (const [reason, status] of Object.entries(REASONS)) {
+      expect(status >= 400 && status < 600, reason).toBe(true);
+      expect(reason).toMatch(/^[a-z0-9_]+$/);
+    }
+    expect(Object.keys(REASONS).length).toBeGreaterThan(SPEC_REASON_COUNT);
+  });
+
+  it("renders {ok:false, reason, detail?} with the table's status and extra headers", async () => {
+    const res = errorResponse(new AppError("method_not_allowed", { detail: "use POST", headers: { Allow: "POST" } }));
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(await res.json()).toEqual({ ok: false, reason: "method_not_allowed", detail: "use POST" });
+  });
+
+  it("renders a 429 body without detail", async () => {
+    const res = errorResponse(new AppError("rate_limited", { detail: "internal" }));
+    expect(await res.json()).toEqual({ ok: false, reason: "rate_limited" });
+  });
+});

@@ -3,11 +3,7 @@
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
-const UTF8 = new TextEncoder();
-
-export function utf8(text: string): Uint8Array {
-  return UTF8.encode(text);
-}
+export { utf8 } from "../crypto/digest";
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

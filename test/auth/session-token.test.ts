@@ -32,6 +32,21 @@ function resign(token: string, header: Record<string, unknown>, signature = ""):
   return `${encodePart(header)}.${payload}.${signature}`;
 }
 
+/** Signs with the test key (or another), through jose, with extra protected-header members. */
+async function signWith(header: Record<string, unknown>, key?: CryptoKey): Promise<string> {
+  const signingKey =
+    key ??
+    (await crypto.subtle.importKey("jwk", JSON.parse(env.AUTH_SIGNING_KEY as string), { name: "Ed25519" }, false, [
+      "sign",
+    ]));
+  return new SignJWT({ ...subject })
+    .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: currentJwk().kid, ...header })
+    .setIssuer(AUTH_ORIGIN)
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(signingKey);
+}
+
 async function hs256(token: string, secret: Uint8Array): Promise<string> {
   const [, payload] = token.split(".");
   const header = encodePart({ alg: "HS256", typ: "JWT", kid: currentJwk().kid });
@@ -116,43 +131,17 @@ describe("session token verification", () => {
   });
 
   it("JWT-12: refuses tokens whose header carries jku, x5u or an embedded jwk", async () => {
-    const key = await crypto.subtle.importKey(
-      "jwk",
-      JSON.parse(env.AUTH_SIGNING_KEY as string),
-      { name: "Ed25519" },
-      false,
-      ["sign"],
-    );
     for (const extra of [
       { jku: "https://evil.example/jwks" },
       { x5u: "https://evil.example/x" },
       { jwk: currentJwk() },
     ]) {
-      const token = await new SignJWT({ ...subject })
-        .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: currentJwk().kid, ...extra })
-        .setIssuer(AUTH_ORIGIN)
-        .setIssuedAt()
-        .setExpirationTime("1h")
-        .sign(key);
-      expect((await verify(token)).ok).toBe(false);
+      expect((await verify(await signWith(extra))).ok).toBe(false);
     }
   });
 
   it("JWT-13: rejects another token type from the same issuer", async () => {
-    const key = await crypto.subtle.importKey(
-      "jwk",
-      JSON.parse(env.AUTH_SIGNING_KEY as string),
-      { name: "Ed25519" },
-      false,
-      ["sign"],
-    );
-    const token = await new SignJWT({ ...subject })
-      .setProtectedHeader({ alg: "EdDSA", typ: "oauth-state+jwt", kid: currentJwk().kid })
-      .setIssuer(AUTH_ORIGIN)
-      .setIssuedAt()
-      .setExpirationTime("1h")
-      .sign(key);
-    expect((await verify(token)).ok).toBe(false);
+    expect((await verify(await signWith({ typ: "oauth-state+jwt" }))).ok).toBe(false);
   });
 
   it("JWT-15: rejects a flipped, truncated or over-long signature, and a tampered payload", async () => {
@@ -214,12 +203,7 @@ describe("session token verification", () => {
     ])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", publicKey)) as JsonWebKey & { x: string };
     const rotated = toPublicJwk({ x: jwk.x, kid: "retired-kid" });
-    const token = await new SignJWT({ ...subject })
-      .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: "retired-kid" })
-      .setIssuer(AUTH_ORIGIN)
-      .setIssuedAt()
-      .setExpirationTime("1h")
-      .sign(privateKey);
+    const token = await signWith({ kid: "retired-kid" }, privateKey);
     const opts = { issuer: AUTH_ORIGIN, now: Date.now() };
     expect((await verifySessionToken(token, [currentJwk(), rotated], opts)).ok).toBe(true);
     expect((await verifySessionToken(token, [currentJwk()], opts)).ok).toBe(false);

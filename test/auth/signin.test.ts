@@ -8,6 +8,21 @@ async function reason(res: Response): Promise<string | undefined> {
   return ((await res.json()) as { reason?: string }).reason;
 }
 
+/** A valid sign-in body for a fresh wallet and challenge; each negative test breaks one field of it. */
+async function validAttempt(query?: Record<string, string>) {
+  const browser = new Browser();
+  const wallet = newWallet();
+  const { message, nonce } = await browser.challenge(wallet.address, query);
+  const body = { address: wallet.address, message, signature: wallet.sign(message), nonce };
+  return { browser, wallet, body, send: (sent: unknown = body) => browser.post("/api/auth/signin", sent) };
+}
+
+async function expectRefused(response: Promise<Response>, status: number, expected: string) {
+  const res = await response;
+  expect(res.status).toBe(status);
+  expect(await reason(res)).toBe(expected);
+}
+
 describe("BIP-322 sign-in", () => {
   it("signs in a new account (P2WPKH) and sets the cookie", async () => {
     const browser = new Browser();
@@ -36,126 +51,67 @@ describe("BIP-322 sign-in", () => {
   });
 
   it("refuses a replayed challenge (nonce already used)", async () => {
-    const browser = new Browser();
-    const wallet = newWallet();
-    const { message, nonce } = await browser.challenge(wallet.address);
-    const body = { address: wallet.address, message, signature: wallet.sign(message), nonce };
-    expect((await browser.post("/api/auth/signin", body)).status).toBe(200);
-    const replay = await new Browser().post("/api/auth/signin", body);
-    expect(replay.status).toBe(401);
-    expect(await reason(replay)).toBe("challenge_unknown");
+    const attempt = await validAttempt();
+    expect((await attempt.send()).status).toBe(200);
+    await expectRefused(new Browser().post("/api/auth/signin", attempt.body), 401, "challenge_unknown");
   });
 
   it("refuses a challenge this host never issued", async () => {
-    const browser = new Browser();
-    const wallet = newWallet();
-    const { message, nonce } = await browser.challenge(wallet.address);
-    const forged = message.replace(nonce, "00".repeat(16));
-    const res = await browser.post("/api/auth/signin", {
-      address: wallet.address,
-      message: forged,
-      signature: wallet.sign(forged),
-      nonce: "00".repeat(16),
-    });
-    expect(res.status).toBe(401);
-    expect(await reason(res)).toBe("challenge_unknown");
+    const attempt = await validAttempt();
+    const forged = attempt.body.message.replace(attempt.body.nonce, "00".repeat(16));
+    const body = { ...attempt.body, message: forged, signature: attempt.wallet.sign(forged), nonce: "00".repeat(16) };
+    await expectRefused(attempt.send(body), 401, "challenge_unknown");
   });
 
   it("refuses an expired challenge", async () => {
-    const browser = new Browser();
-    const wallet = newWallet();
-    const { message, nonce } = await browser.challenge(wallet.address);
-    // Issue a message whose window closed: the same text with past timestamps (it fails before the store).
-    const past = message
+    const attempt = await validAttempt();
+    // The same text with a window that closed: refused on time, before the store is consulted.
+    const past = attempt.body.message
       .replace(/issued_at: .*/, "issued_at: 2020-01-01T00:00:00Z")
       .replace(/expires_at: .*/, "expires_at: 2020-01-01T00:05:00Z");
-    const res = await browser.post("/api/auth/signin", {
-      address: wallet.address,
-      message: past,
-      signature: wallet.sign(past),
-      nonce,
-    });
-    expect(res.status).toBe(401);
-    expect(await reason(res)).toBe("challenge_expired");
+    await expectRefused(
+      attempt.send({ ...attempt.body, message: past, signature: attempt.wallet.sign(past) }),
+      401,
+      "challenge_expired",
+    );
   });
 
   it("refuses a challenge for another audience or purpose", async () => {
-    const wallet = newWallet();
     for (const [query, expected] of [
       [{ audience: "https://evil.example", purpose: "login" }, "challenge_audience_mismatch"],
       [{ audience: AUTH_ORIGIN, purpose: "payment" }, "challenge_purpose_mismatch"],
       [{ purpose: "login" }, "challenge_audience_mismatch"],
     ] as const) {
-      const browser = new Browser();
-      const { message, nonce } = await browser.challenge(wallet.address, query);
-      const res = await browser.post("/api/auth/signin", {
-        address: wallet.address,
-        message,
-        signature: wallet.sign(message),
-        nonce,
-      });
-      expect(res.status).toBe(401);
-      expect(await reason(res)).toBe(expected);
+      const attempt = await validAttempt(query);
+      await expectRefused(attempt.send(), 401, expected);
     }
   });
 
   it("refuses a signature over another message", async () => {
-    const browser = new Browser();
-    const wallet = newWallet();
-    const { message, nonce } = await browser.challenge(wallet.address);
-    const other = await browser.challenge(wallet.address);
-    const res = await browser.post("/api/auth/signin", {
-      address: wallet.address,
-      message,
-      signature: wallet.sign(other.message),
-      nonce,
-    });
-    expect(res.status).toBe(401);
-    expect(await reason(res)).toBe("challenge_sig_invalid");
+    const attempt = await validAttempt();
+    const other = await attempt.browser.challenge(attempt.wallet.address);
+    const body = { ...attempt.body, signature: attempt.wallet.sign(other.message) };
+    await expectRefused(attempt.send(body), 401, "challenge_sig_invalid");
   });
 
   it("refuses a signature by another address", async () => {
-    const browser = new Browser();
-    const wallet = newWallet();
-    const thief = newWallet();
-    const { message, nonce } = await browser.challenge(wallet.address);
-    const res = await browser.post("/api/auth/signin", {
-      address: wallet.address,
-      message,
-      signature: thief.sign(message),
-      nonce,
-    });
-    expect(res.status).toBe(401);
-    expect(await reason(res)).toBe("challenge_sig_invalid");
+    const attempt = await validAttempt();
+    const body = { ...attempt.body, signature: newWallet().sign(attempt.body.message) };
+    await expectRefused(attempt.send(body), 401, "challenge_sig_invalid");
   });
 
   it("refuses a body address that is not the challenge's address", async () => {
-    const browser = new Browser();
-    const wallet = newWallet();
-    const other = newWallet();
-    const { message, nonce } = await browser.challenge(wallet.address);
-    const res = await browser.post("/api/auth/signin", {
-      address: other.address,
-      message,
-      signature: wallet.sign(message),
-      nonce,
-    });
-    expect(res.status).toBe(401);
-    expect(await reason(res)).toBe("challenge_address_mismatch");
+    const attempt = await validAttempt();
+    await expectRefused(
+      attempt.send({ ...attempt.body, address: newWallet().address }),
+      401,
+      "challenge_address_mismatch",
+    );
   });
 
   it("refuses a nonce that is not the message's", async () => {
-    const browser = new Browser();
-    const wallet = newWallet();
-    const { message } = await browser.challenge(wallet.address);
-    const res = await browser.post("/api/auth/signin", {
-      address: wallet.address,
-      message,
-      signature: wallet.sign(message),
-      nonce: "ff".repeat(16),
-    });
-    expect(res.status).toBe(401);
-    expect(await reason(res)).toBe("challenge_nonce_mismatch");
+    const attempt = await validAttempt();
+    await expectRefused(attempt.send({ ...attempt.body, nonce: "ff".repeat(16) }), 401, "challenge_nonce_mismatch");
   });
 
   it("refuses a testnet address on a mainnet host", async () => {

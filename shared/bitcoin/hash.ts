@@ -3,7 +3,9 @@
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
-export { utf8 } from "../crypto/digest";
+import { utf8 } from "../crypto/digest";
+
+export { utf8 };
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

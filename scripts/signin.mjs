@@ -3,7 +3,7 @@
 // would. Prints the account, keeps the cookie in a jar file, and can add a second account, switch and log out.
 //
 //   npm run signin -- [--wif <WIF>] [--jar .state/cookie.txt] [--add] [--base http://localhost:8787]
-//   npm run signin -- --me | --switch <did:oc:…> | --logout [current|all]
+//   npm run signin -- --me | --switch <did:oc:…> | --logout current|all
 //
 // Without --wif a fresh key is generated (and printed) so a new account is created.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -6,6 +6,9 @@ import { liveSessionByJti, type SessionRow } from "../db/sessions";
 import { readSessionCookies } from "./cookie";
 import { type SessionClaims, verifySessionToken } from "./session-token";
 
+/** At most this many `oc_session` copies are tried per request, so a flood of cookies cannot multiply the work. */
+export const MAX_SESSION_COOKIES = 4;
+
 export interface CurrentSession {
   claims: SessionClaims;
   session: SessionRow;
@@ -16,7 +19,7 @@ export async function resolveSession(
   cookieHeader: string | undefined,
   options: { keys: readonly PublicJwk[]; issuer: string; now: number },
 ): Promise<CurrentSession | undefined> {
-  for (const token of readSessionCookies(cookieHeader)) {
+  for (const token of readSessionCookies(cookieHeader).slice(0, MAX_SESSION_COOKIES)) {
     const verified = await verifySessionToken(token, options.keys, options);
     if (!verified.ok) continue;
     const session = await liveSessionByJti(db, verified.claims.jti, options.now);

@@ -3,6 +3,7 @@ import { SELF } from "cloudflare:test";
 import { createRemoteJWKSet, customFetch, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { clearedSessionCookie, readSessionCookies, sessionCookie } from "../../shared/auth/cookie";
+import { MAX_SESSION_COOKIES } from "../../shared/auth/current-session";
 import { AUTH_ORIGIN, Browser } from "../helpers/browser";
 import { decodePart, encodePart } from "../helpers/tokens";
 import { newWallet } from "../helpers/wallet";
@@ -80,6 +81,9 @@ describe("oc_session cookie", () => {
     const live = browser.cookie as string;
     const res = await browser.fetch("/api/auth/me", { headers: { cookie: `oc_session=garbage; oc_session=${live}` } });
     expect(res.status).toBe(200);
+    const flood = Array.from({ length: MAX_SESSION_COOKIES }, (_, i) => `oc_session=junk${i}`).join("; ");
+    const capped = await browser.fetch("/api/auth/me", { headers: { cookie: `${flood}; oc_session=${live}` } });
+    expect(capped.status).toBe(401);
   });
 });
 

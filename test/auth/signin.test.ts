@@ -50,6 +50,14 @@ describe("BIP-322 sign-in", () => {
     expect(b.account.did_oc).toBe(a.account.did_oc);
   });
 
+  it("signs in a P2PKH address with a legacy signmessage signature", async () => {
+    const wallet = newWallet("p2pkh");
+    expect(wallet.address).toMatch(/^1/);
+    const res = await new Browser().signIn(wallet);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { account: { primary_btc: string } }).account.primary_btc).toBe(wallet.address);
+  });
+
   it("refuses a replayed challenge (nonce already used)", async () => {
     const attempt = await validAttempt();
     expect((await attempt.send()).status).toBe(200);

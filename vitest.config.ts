@@ -5,6 +5,9 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { generateSigningJwk } from "./scripts/dev-keys.mjs";
+import { signedAttestations } from "./test/harness/attestations";
+import { startEsplora } from "./test/harness/esplora-server.mjs";
+import { startRelay } from "./test/harness/nostr-relay.mjs";
 
 const root = import.meta.dirname;
 const COMPATIBILITY_DATE = "2026-05-01";
@@ -18,6 +21,19 @@ export default defineConfig(async () => {
     TEST_MIGRATIONS: migrations,
     AUTH_SIGNING_KEY: JSON.stringify(signingKey),
     AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),
+  };
+  // The verify worker's upstreams, speaking the real protocols on loopback: one Esplora API, two nostr relays.
+  const esplora = await startEsplora({ unref: true });
+  const relays = [await startRelay({ unref: true }), await startRelay({ unref: true })];
+  const verifyBindings = {
+    ESPLORA_URL: esplora.url,
+    NOSTR_RELAYS: relays.map((r) => r.url).join(","),
+    CONFIRMATIONS: "6",
+    TEST_FAKES: JSON.stringify({
+      esplora: esplora.url,
+      relays: relays.map((r) => ({ url: r.url, admin: r.adminUrl })),
+    }),
+    TEST_ATTESTATIONS: JSON.stringify(signedAttestations()),
   };
   const verifyAux = {
     name: "verify",
@@ -46,7 +62,12 @@ export default defineConfig(async () => {
           },
         },
         {
-          plugins: [cloudflareTest({ wrangler: { configPath: path.join(root, "workers/verify/wrangler.toml") } })],
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: path.join(root, "workers/verify/wrangler.toml") },
+              miniflare: { bindings: verifyBindings },
+            }),
+          ],
           test: { name: "verify", root, include: ["test/verify/**/*.test.ts"], exclude: ["**/*.node.test.ts"] },
         },
         {

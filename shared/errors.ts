@@ -88,6 +88,10 @@ export const REASONS = {
   unsupported_media_type: 415,
   internal_error: 500,
   signing_key_unset: 503,
+  // verification API upstreams (DECISIONS 19-20): never answered as a pass or a negative
+  chain_unavailable: 502,
+  relays_unavailable: 502,
+  relays_not_configured: 503,
   // auth host (service-spec "Auth host errors")
   not_authenticated: 401,
   not_in_roster: 403,

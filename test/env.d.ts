@@ -6,6 +6,12 @@ declare global {
   namespace Cloudflare {
     interface Env extends AuthBindings {
       TEST_MIGRATIONS: D1Migration[];
+      /** verify project: the loopback Esplora API and relays (vitest.config.ts). */
+      TEST_FAKES?: string;
+      /** verify project: attestations signed by bip322-js in Node for each address type. */
+      TEST_ATTESTATIONS?: string;
+      ESPLORA_URL?: string;
+      NOSTR_RELAYS?: string;
     }
   }
 }

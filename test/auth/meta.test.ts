@@ -67,9 +67,11 @@ describe("meta routes", () => {
   });
 
   it("forwards /api/check, /api/verify and /api/discover to the verify worker", async () => {
+    // The verify worker answers (here: its own validation of a malformed address).
     const res = await SELF.fetch(`${AUTH_ORIGIN}/api/check?addr=x`);
-    // The verify worker's routes come with their own issue; today it answers its own 404 envelope.
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ ok: false, reason: "not_found" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, reason: "invalid_query" });
+    const discover = await SELF.fetch(`${AUTH_ORIGIN}/api/discover`);
+    expect(((await discover.json()) as { reason: string }).reason).toBe("invalid_query");
   });
 });

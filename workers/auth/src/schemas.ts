@@ -2,7 +2,6 @@
 // is generated from them, and the tests build requests from them.
 import { z } from "@hono/zod-openapi";
 import { DISPLAY_IDENTITY_KINDS } from "../../../shared/auth/session-token";
-import { REASONS, type Reason } from "../../../shared/errors";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -14,14 +13,6 @@ export const BitcoinAddressParam = z
   .min(14)
   .max(90)
   .regex(/^[A-Za-z0-9]+$/, "must be a Bitcoin address");
-
-export const ErrorSchema = z
-  .object({
-    ok: z.literal(false),
-    reason: z.enum(Object.keys(REASONS) as [Reason, ...Reason[]]),
-    detail: z.string().optional(),
-  })
-  .openapi("Error");
 
 export const DisplayIdentitySchema = z
   .object({ kind: z.enum(DISPLAY_IDENTITY_KINDS), value: z.string() })
@@ -134,18 +125,4 @@ export const JwksSchema = z
   })
   .openapi("JWKS");
 
-/** OpenAPI response entries for the error reasons a route can answer with, grouped by status. */
-export function errorResponses(...reasons: Reason[]) {
-  const byStatus = new Map<number, Reason[]>();
-  for (const reason of reasons) byStatus.set(REASONS[reason], [...(byStatus.get(REASONS[reason]) ?? []), reason]);
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      status,
-      { description: list.join(", "), content: { "application/json": { schema: ErrorSchema } } },
-    ]),
-  );
-}
-
-export function json<T extends z.ZodType>(schema: T, description: string) {
-  return { description, content: { "application/json": { schema } } };
-}
+export { errorResponses, json } from "../../../shared/http/openapi";

@@ -1,13 +1,16 @@
-// The attestation verification API. Its routes (check, verify, discover) arrive with their own issue; for now it
-// answers health, its reason table and its OpenAPI description.
+// The attestation verification API: verify, check and discover, plus the meta routes; errors rendered once.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import type { VerifyEnv } from "./env";
+import { checkRoutes } from "./routes/check";
+import { discoverRoutes } from "./routes/discover";
+import { verifyRoutes } from "./routes/verify";
 
 export const app = new OpenAPIHono<VerifyEnv>();
 
 app.use("*", limitBody());
+for (const group of [verifyRoutes, checkRoutes, discoverRoutes]) app.route("/", group);
 mountMetaRoutes(app, { name: "verify", title: "Attestation verification API", version: "0.1.0" });
 installErrorHandling(app);

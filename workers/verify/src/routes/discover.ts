@@ -1,0 +1,36 @@
+// GET /api/discover: the attestation envelopes the relays hold for an address, id or identity, read on every
+// call, de-duplicated and re-verified.
+import { createRoute } from "@hono/zod-openapi";
+import { errorResponses, json } from "../../../../shared/http/openapi";
+import { rateLimit } from "../../../../shared/rate-limit/middleware";
+import { READ_RULE } from "../../../../shared/rate-limit/rules";
+import { routeGroup } from "../../../../shared/validate";
+import { discover } from "../attestations";
+import type { VerifyEnv } from "../env";
+import { DiscoverQuery, DiscoverResult, identityParam } from "../schemas";
+
+export const discoverRoutes = routeGroup<VerifyEnv>();
+
+discoverRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/discover",
+    summary: "List the verified attestation envelopes published for an address, attestation id or identity",
+    middleware: [rateLimit({ bucket: "discover", rule: READ_RULE, failClosed: false })],
+    request: { query: DiscoverQuery },
+    responses: {
+      200: json(DiscoverResult, "count: envelopes returned (verified); total: distinct envelopes the relays sent"),
+      ...errorResponses("invalid_query", "relays_unavailable", "relays_not_configured", "rate_limited"),
+    },
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const { total, found } = await discover(c.env, {
+      addr: query.addr,
+      id: query.id,
+      identity: identityParam(query.identity),
+    });
+    c.header("Cache-Control", "no-store");
+    return c.json({ count: found.length, total, attestations: found.map((f) => f.envelope) }, 200);
+  },
+);

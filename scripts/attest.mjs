@@ -83,7 +83,7 @@ if (values.publish) {
   const envelope = createAttestationEnvelope({
     message,
     signature,
-    scheme: signature.length === 88 && values.type === "p2pkh" ? "legacy" : "bip322",
+    scheme: values.type === "p2pkh" ? "legacy" : "bip322" /* bip322-js signs 1… addresses the legacy way */,
     attestationId: id,
   });
   const event = attestationEvent(envelope, secp256k1.utils.randomSecretKey(), identities);

@@ -40,6 +40,10 @@ export const PASS_THROUGH = [
   "AUTH_PREVIOUS_KEYS",
 ];
 
+const HEADER = "# Local dev secrets, generated on first start; never commit. Edit above the marker line.";
+// Everything below this line is rewritten on each start from the variables set in npm start's environment.
+const MARKER = "# --- passed through from the environment of the last npm start (rewritten each start) ---";
+
 function parseVars(text) {
   const vars = {};
   for (const line of text.split("\n")) {
@@ -52,27 +56,28 @@ function parseVars(text) {
 }
 
 function formatVars(vars) {
-  return `${Object.entries(vars)
-    .map(([key, value]) => `${key}='${value}'`)
-    .join("\n")}\n`;
+  return Object.entries(vars)
+    .map(([key, value]) => `${key}='${value}'\n`)
+    .join("");
 }
 
 export function setupDevVars() {
   if (!existsSync(rootVars)) {
-    const vars = { AUTH_SIGNING_KEY: JSON.stringify(generateSigningJwk()), WEBHOOK_ALLOW_LOOPBACK: "true" };
-    writeFileSync(rootVars, `# Local dev secrets, generated on first start; never commit.\n${formatVars(vars)}`, {
-      mode: 0o600,
-    });
+    const base = { AUTH_SIGNING_KEY: JSON.stringify(generateSigningJwk()), WEBHOOK_ALLOW_LOOPBACK: "true" };
+    writeFileSync(rootVars, `${HEADER}\n${formatVars(base)}`, { mode: 0o600 });
     console.log("generated .dev.vars with a new local signing key");
   }
-  const vars = parseVars(readFileSync(rootVars, "utf8"));
-  for (const key of PASS_THROUGH) if (process.env[key]) vars[key] = process.env[key];
+  const base = parseVars(readFileSync(rootVars, "utf8").split(MARKER)[0] ?? "");
+  const passed = Object.fromEntries(
+    PASS_THROUGH.filter((key) => process.env[key]).map((key) => [key, process.env[key]]),
+  );
+  const merged = { ...base, ...passed };
   // wrangler reads .dev.vars beside each worker's config: the root one is the auth worker's.
-  writeFileSync(rootVars, `# Local dev secrets, generated on first start; never commit.\n${formatVars(vars)}`, {
+  writeFileSync(rootVars, `${formatVars(base)}${MARKER}\n${formatVars(passed)}`.replace(/^/, `${HEADER}\n`), {
     mode: 0o600,
   });
   for (const worker of ["verify", "fleet"]) {
-    writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(vars), { mode: 0o600 });
+    writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(merged), { mode: 0o600 });
   }
 }
 

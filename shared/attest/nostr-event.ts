@@ -1,6 +1,7 @@
 // Reading an OC Attest Nostr event (kind 30078, oc-wire-formats §1.12) into its envelope, enforcing the NIP's
 // invariants. The Nostr key is transport only: the event's Schnorr signature is deliberately not checked here.
 import { decodeAddress } from "../bitcoin/address";
+import type { NostrEvent } from "../nostr/relay-pool";
 import { checkEnvelopeConsistency, type EnvelopeContent, type EnvelopeFailure, isEnvelopeContent } from "./envelope";
 import type { ParsedAttestation } from "./parse";
 
@@ -10,16 +11,7 @@ export const ATTESTATION_TOPIC = "oc-attest";
 // Older drafts wrote the `d` tag as `orangecheck:<id>`; consumers accept both.
 const LEGACY_D_PREFIX = "orangecheck:";
 
-/** A NIP-01 event as a relay sends it. */
-export interface NostrEvent {
-  id: string;
-  pubkey: string;
-  created_at: number;
-  kind: number;
-  tags: string[][];
-  content: string;
-  sig: string;
-}
+export type { NostrEvent } from "../nostr/relay-pool";
 
 export type NostrEventFailure =
   | "event_malformed"

@@ -7,6 +7,7 @@ export const RELAY_TIMEOUT_MS = 4_000;
 /** Events kept per relay per query, whatever the relay sends. */
 export const MAX_EVENTS_PER_RELAY = 200;
 
+/** A NIP-01 event as a relay sends it. */
 export interface NostrEvent {
   id: string;
   pubkey: string;

@@ -1,13 +1,7 @@
 // Types for nostr-event.mjs.
-export interface NostrEventLike {
-  id: string;
-  pubkey: string;
-  created_at: number;
-  kind: number;
-  tags: string[][];
-  content: string;
-  sig: string;
-}
+import type { NostrEvent } from "../../shared/nostr/relay-pool";
+
+export type NostrEventLike = NostrEvent;
 export function eventId(event: Omit<NostrEventLike, "id" | "sig">): string;
 export function signEvent(
   unsigned: Omit<NostrEventLike, "id" | "sig" | "pubkey">,

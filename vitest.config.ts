@@ -35,6 +35,16 @@ export default defineConfig(async () => {
     }),
     TEST_ATTESTATIONS: JSON.stringify(signedAttestations()),
   };
+  const { d: _signingSecret, ...signingPublic } = signingKey;
+  const fleetBindings = { ...testBindings, AUTH_PUBLIC_KEYS: JSON.stringify([signingPublic, retiredPublic]) };
+  // The fleet's AUTH binding: /api/auth/* is forwarded there; a stub shows the forwarding without a second D1.
+  const authStub = {
+    name: "auth",
+    modules: true,
+    script:
+      "export default { fetch: (r) => Response.json({ ok: false, reason: 'not_authenticated', via: 'auth', path: new URL(r.url).pathname }, { status: 401 }) }",
+    compatibilityDate: COMPATIBILITY_DATE,
+  };
   const verifyAux = {
     name: "verify",
     modules: true,
@@ -74,7 +84,7 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: path.join(root, "workers/fleet/wrangler.toml") },
-              miniflare: { bindings: testBindings },
+              miniflare: { bindings: fleetBindings, workers: [authStub] },
             }),
           ],
           test: {

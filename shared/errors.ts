@@ -92,6 +92,8 @@ export const REASONS = {
   chain_unavailable: 502,
   relays_unavailable: 502,
   relays_not_configured: 503,
+  // fleet: /api/health/deep when a binding does not answer
+  dependency_unavailable: 503,
   // auth host (service-spec "Auth host errors")
   not_authenticated: 401,
   not_in_roster: 403,

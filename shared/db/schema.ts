@@ -64,3 +64,65 @@ export const challenges = sqliteTable(
   },
   (t) => [index("challenges_expires").on(t.expiresAt)],
 );
+
+// ---- fleet registry ----
+
+export const projects = sqliteTable("projects", {
+  id: text("id").primaryKey(), // proj_<24 hex>
+  name: text("name").notNull(),
+  ownerAddress: text("owner_address").notNull(),
+  archivedAt: integer("archived_at"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** (project, address) is unique: the database refuses a second invite, not a read-then-write. */
+export const members = sqliteTable(
+  "members",
+  {
+    id: text("id").primaryKey(), // mem_<24 hex>
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id),
+    address: text("address").notNull(),
+    role: text("role").notNull(), // owner | admin | member | viewer
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("members_project_address").on(t.projectId, t.address), index("members_address").on(t.address)],
+);
+
+/** API tokens: only sha256 of the secret is stored (DECISIONS 8, 13). */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(), // tok_<24 hex>
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    hint: text("hint").notNull(), // last 4 characters, to tell tokens apart
+    createdBy: text("created_by").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    lastUsedAt: integer("last_used_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("api_tokens_project").on(t.projectId)],
+);
+
+/** Append-only record of privilege-changing operations. */
+export const adminLog = sqliteTable(
+  "admin_log",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    projectId: text("project_id").notNull(),
+    actor: text("actor").notNull(),
+    eventType: text("event_type").notNull(),
+    targetId: text("target_id"),
+    detail: text("detail"), // JSON
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("admin_log_project").on(t.projectId, t.seq)],
+);

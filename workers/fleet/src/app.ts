@@ -1,13 +1,23 @@
-// The fleet registry. Its routes arrive with their own issue; for now it answers health, its reason table and
-// its OpenAPI description.
+// The fleet registry: identifies the caller once, guards browser state changes (bearer calls exempt), mounts
+// each route group and the meta routes; errors rendered once.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
+import { sameOrigin } from "../../../shared/http/same-origin";
+import { hasBearer, identifyCaller } from "./caller";
 import type { FleetEnv } from "./env";
+import { adminLogRoutes } from "./routes/admin-log";
+import { memberRoutes } from "./routes/members";
+import { projectRoutes } from "./routes/projects";
+import { publicRoutes } from "./routes/public";
+import { tokenRoutes } from "./routes/tokens";
 
 export const app = new OpenAPIHono<FleetEnv>();
 
 app.use("*", limitBody());
+app.use("/api/*", sameOrigin({ exempt: hasBearer }));
+app.use("/api/*", identifyCaller);
+for (const group of [publicRoutes, projectRoutes, memberRoutes, tokenRoutes, adminLogRoutes]) app.route("/", group);
 mountMetaRoutes(app, { name: "fleet", title: "Fleet registry API", version: "0.1.0" });
 installErrorHandling(app);

@@ -1,0 +1,68 @@
+// Tenancy and roles (DECISIONS 12): a caller sees a project only as its member (or through one of its tokens);
+// anything else is 404 `not_found`, so existence is never leaked. Owner-only operations answer 403
+// `owner_required`; other role limits 403 `role_forbidden`.
+import { and, eq, isNull } from "drizzle-orm";
+import type { Context } from "hono";
+import { type Db, orm } from "../../../shared/db/client";
+import { members, projects } from "../../../shared/db/schema";
+import { AppError } from "../../../shared/errors";
+import type { Caller } from "./caller";
+import { requireCaller } from "./caller";
+import type { FleetEnv } from "./env";
+import { takeProjectToken } from "./limits";
+
+export const ROLES = ["viewer", "member", "admin", "owner"] as const;
+export type Role = (typeof ROLES)[number];
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+export interface Access {
+  caller: Caller;
+  project: ProjectRow;
+  role: Role;
+  /** Who the admin log names: the session's address, or the token id. */
+  actor: string;
+  db: Db;
+}
+
+const rank = (role: Role) => ROLES.indexOf(role);
+
+export function atLeast(access: Access, minimum: Role): void {
+  if (rank(access.role) >= rank(minimum)) return;
+  throw new AppError(minimum === "owner" ? "owner_required" : "role_forbidden");
+}
+
+export function actorOf(caller: Caller): string {
+  return caller.kind === "token" ? caller.tokenId : (caller.address ?? caller.accountId);
+}
+
+/** The caller's access to a project, or 404; archived projects are readable, not writable. */
+export async function projectAccess(
+  c: Context<FleetEnv>,
+  projectId: string,
+  options: { write?: boolean } = {},
+): Promise<Access> {
+  const caller = requireCaller(c);
+  const db = orm(c.env.DB);
+  let role: Role | undefined;
+  if (caller.kind === "token") {
+    role = caller.projectId === projectId ? "owner" : undefined;
+  } else if (caller.address) {
+    const member = await db
+      .select({ role: members.role })
+      .from(members)
+      .where(and(eq(members.projectId, projectId), eq(members.address, caller.address)))
+      .get();
+    role = member?.role as Role | undefined;
+  }
+  const project = role
+    ? await db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.id, projectId), options.write ? isNull(projects.archivedAt) : undefined))
+        .get()
+    : undefined;
+  if (!role || !project) throw new AppError("not_found");
+  await takeProjectToken(c, projectId);
+  return { caller, project, role, actor: actorOf(caller), db };
+}

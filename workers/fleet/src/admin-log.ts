@@ -1,0 +1,52 @@
+// The append-only admin log: one row per privilege-changing operation, written in the same batch as the change.
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../../shared/db/client";
+import { adminLog } from "../../../shared/db/schema";
+
+export const ADMIN_EVENTS = [
+  "project.renamed",
+  "project.archived",
+  "project.transferred",
+  "member.created",
+  "member.updated",
+  "member.deleted",
+  "token.created",
+  "token.updated",
+  "token.deleted",
+  "webhook_endpoint.created",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.deleted",
+] as const;
+export type AdminEvent = (typeof ADMIN_EVENTS)[number];
+
+export interface LogInput {
+  projectId: string;
+  actor: string;
+  eventType: AdminEvent;
+  targetId?: string;
+  detail?: Record<string, unknown>;
+}
+
+export function logEntry(db: Db, entry: LogInput) {
+  return db.insert(adminLog).values({
+    projectId: entry.projectId,
+    actor: entry.actor,
+    eventType: entry.eventType,
+    targetId: entry.targetId ?? null,
+    detail: entry.detail ? JSON.stringify(entry.detail) : null,
+    createdAt: Date.now(),
+  });
+}
+
+/**
+ * A log line written in the same batch as a conditional change, only when the change took effect: `applied` is
+ * SQL that is true after a successful change (the batch is one transaction, so the two cannot disagree).
+ */
+export function logEntryIf(db: Db, entry: LogInput, applied: SQL) {
+  const detail = entry.detail ? JSON.stringify(entry.detail) : null;
+  return db.run(
+    sql`insert into ${adminLog} (project_id, actor, event_type, target_id, detail, created_at)
+        select ${entry.projectId}, ${entry.actor}, ${entry.eventType}, ${entry.targetId ?? null}, ${detail}, ${Date.now()}
+        where ${applied}`,
+  );
+}

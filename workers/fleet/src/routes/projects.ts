@@ -1,0 +1,233 @@
+// Projects: list, create, read, rename, archive (owner only), transfer ownership (owner only).
+import { createRoute } from "@hono/zod-openapi";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { orm } from "../../../../shared/db/client";
+import { members, projects } from "../../../../shared/db/schema";
+import { AppError } from "../../../../shared/errors";
+import { errorResponses, json } from "../../../../shared/http/openapi";
+import { jsonBody, routeGroup } from "../../../../shared/validate";
+import { atLeast, projectAccess } from "../access";
+import { normalizeAddress } from "../addresses";
+import { logEntry } from "../admin-log";
+import { requireCaller } from "../caller";
+import type { FleetEnv } from "../env";
+import { newId } from "../ids";
+import { routeLimit } from "../limits";
+import { afterCursor, DEFAULT_LIMIT, page } from "../pagination";
+import {
+  IdParam,
+  ListQuery,
+  listOf,
+  okWith,
+  ProjectCreate,
+  ProjectId,
+  ProjectPatch,
+  ProjectSchema,
+  Role,
+  TransferBody,
+} from "../schemas";
+import { projectView } from "../views";
+
+export const projectRoutes = routeGroup<FleetEnv>();
+const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
+const ProjectResult = okWith({ project: ProjectSchema });
+
+projectRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/projects",
+    summary: "The projects the caller belongs to (a token: its own project)",
+    middleware: [routeLimit("projects-list")],
+    request: { query: ListQuery },
+    responses: {
+      200: json(listOf("projects", ProjectSchema), "A page of projects"),
+      ...errorResponses("unauthenticated"),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c);
+    const { limit = DEFAULT_LIMIT, cursor } = c.req.valid("query");
+    const db = orm(c.env.DB);
+    const visible =
+      caller.kind === "token"
+        ? eq(projects.id, caller.projectId)
+        : inArray(
+            projects.id,
+            db
+              .select({ id: members.projectId })
+              .from(members)
+              .where(eq(members.address, caller.address ?? "")),
+          );
+    const rows = await db
+      .select()
+      .from(projects)
+      .where(and(visible, afterCursor(cursor, projects.createdAt, projects.id)))
+      .orderBy(asc(projects.createdAt), asc(projects.id))
+      .limit(limit + 1);
+    const { items, next_cursor } = page(rows, limit);
+    return c.json({ ok: true as const, projects: items.map(projectView), next_cursor }, 200);
+  },
+);
+
+projectRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/projects",
+    summary: "Create a project; the caller's address becomes its owner",
+    middleware: [routeLimit("projects-create"), jsonBody],
+    request: { body: body(ProjectCreate) },
+    responses: {
+      201: json(ProjectResult, "Created"),
+      ...errorResponses("invalid_body", "unauthenticated", "role_forbidden"),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c);
+    if (caller.kind !== "session" || !caller.address) {
+      throw new AppError("role_forbidden", { detail: "projects are created by a signed-in Bitcoin account" });
+    }
+    const { name } = c.req.valid("json");
+    const now = Date.now();
+    const db = orm(c.env.DB);
+    const project = {
+      id: newId("proj"),
+      name,
+      ownerAddress: caller.address,
+      archivedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await db.batch([
+      db.insert(projects).values(project),
+      db.insert(members).values({
+        id: newId("mem"),
+        projectId: project.id,
+        address: caller.address,
+        role: "owner",
+        createdAt: now,
+        updatedAt: now,
+      }),
+    ]);
+    return c.json({ ok: true as const, project: projectView(project) }, 201);
+  },
+);
+
+projectRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/projects/{id}",
+    summary: "One project and the caller's role in it",
+    middleware: [routeLimit("projects-read")],
+    request: { params: IdParam(ProjectId) },
+    responses: {
+      200: json(okWith({ project: ProjectSchema, role: Role }), "The project"),
+      ...errorResponses("invalid_id", "unauthenticated", "not_found"),
+    },
+  }),
+  async (c) => {
+    const access = await projectAccess(c, c.req.valid("param").id);
+    return c.json({ ok: true as const, project: projectView(access.project), role: access.role }, 200);
+  },
+);
+
+projectRoutes.openapi(
+  createRoute({
+    method: "patch",
+    path: "/api/projects/{id}",
+    summary: "Rename a project (owner or admin)",
+    middleware: [routeLimit("projects-update"), jsonBody],
+    request: { params: IdParam(ProjectId), body: body(ProjectPatch) },
+    responses: {
+      200: json(ProjectResult, "Updated"),
+      ...errorResponses("invalid_body", "no_fields_to_update", "unauthenticated", "role_forbidden", "not_found"),
+    },
+  }),
+  async (c) => {
+    const { name } = c.req.valid("json");
+    const access = await projectAccess(c, c.req.valid("param").id, { write: true });
+    atLeast(access, "admin");
+    if (name === undefined) throw new AppError("no_fields_to_update");
+    const { db, project } = access;
+    const now = Date.now();
+    await db.batch([
+      db.update(projects).set({ name, updatedAt: now }).where(eq(projects.id, project.id)),
+      logEntry(db, {
+        projectId: project.id,
+        actor: access.actor,
+        eventType: "project.renamed",
+        targetId: project.id,
+        detail: { from: project.name, to: name },
+      }),
+    ]);
+    return c.json({ ok: true as const, project: projectView({ ...project, name, updatedAt: now }) }, 200);
+  },
+);
+
+projectRoutes.openapi(
+  createRoute({
+    method: "delete",
+    path: "/api/projects/{id}",
+    summary: "Archive a project (owner only); it stays readable",
+    middleware: [routeLimit("projects-archive")],
+    request: { params: IdParam(ProjectId) },
+    responses: {
+      200: json(ProjectResult, "Archived"),
+      ...errorResponses("invalid_id", "unauthenticated", "owner_required", "not_found"),
+    },
+  }),
+  async (c) => {
+    const access = await projectAccess(c, c.req.valid("param").id, { write: true });
+    atLeast(access, "owner");
+    const { db, project } = access;
+    const now = Date.now();
+    await db.batch([
+      db.update(projects).set({ archivedAt: now, updatedAt: now }).where(eq(projects.id, project.id)),
+      logEntry(db, { projectId: project.id, actor: access.actor, eventType: "project.archived", targetId: project.id }),
+    ]);
+    return c.json({ ok: true as const, project: projectView({ ...project, archivedAt: now, updatedAt: now }) }, 200);
+  },
+);
+
+projectRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/projects/{id}/transfer",
+    summary: "Transfer ownership to another address (owner only); the previous owner becomes an admin",
+    middleware: [routeLimit("projects-transfer"), jsonBody],
+    request: { params: IdParam(ProjectId), body: body(TransferBody) },
+    responses: {
+      200: json(ProjectResult, "Transferred"),
+      ...errorResponses("invalid_body", "unauthenticated", "owner_required", "not_found"),
+    },
+  }),
+  async (c) => {
+    const address = normalizeAddress(c.req.valid("json").address);
+    const access = await projectAccess(c, c.req.valid("param").id, { write: true });
+    atLeast(access, "owner");
+    const { db, project } = access;
+    if (address === project.ownerAddress) return c.json({ ok: true as const, project: projectView(project) }, 200);
+    const now = Date.now();
+    await db.batch([
+      db.update(projects).set({ ownerAddress: address, updatedAt: now }).where(eq(projects.id, project.id)),
+      db
+        .insert(members)
+        .values({ id: newId("mem"), projectId: project.id, address, role: "owner", createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: [members.projectId, members.address], set: { role: "owner", updatedAt: now } }),
+      db
+        .update(members)
+        .set({ role: "admin", updatedAt: now })
+        .where(and(eq(members.projectId, project.id), eq(members.address, project.ownerAddress))),
+      logEntry(db, {
+        projectId: project.id,
+        actor: access.actor,
+        eventType: "project.transferred",
+        targetId: project.id,
+        detail: { from: project.ownerAddress, to: address },
+      }),
+    ]);
+    return c.json(
+      { ok: true as const, project: projectView({ ...project, ownerAddress: address, updatedAt: now }) },
+      200,
+    );
+  },
+);

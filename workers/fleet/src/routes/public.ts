@@ -1,0 +1,78 @@
+// Public fleet routes: the deep health check (D1, KV and the Durable Object namespace answer), the webhook event
+// catalogue, and /api/auth/* answered by the auth worker (the fleet host shares the cookie and its sessions).
+import { createRoute, z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { orm } from "../../../../shared/db/client";
+import { AppError } from "../../../../shared/errors";
+import { errorResponses, json } from "../../../../shared/http/openapi";
+import { routeGroup } from "../../../../shared/validate";
+import type { FleetEnv } from "../env";
+import { routeLimit } from "../limits";
+
+export const publicRoutes = routeGroup<FleetEnv>();
+
+/** Event types (service-spec Events): the first four are the subscribable catalogue, all eight are emitted. */
+export const WEBHOOK_EVENTS = [
+  { type: "delegation.registered", description: "a delegation (single or federation) is accepted" },
+  { type: "subdelegation.registered", description: "a sub-delegation is accepted" },
+  { type: "action.registered", description: "an action is accepted, once per ingested action" },
+  { type: "revocation.registered", description: "a revocation is accepted; the delegation becomes revoked" },
+  { type: "pledge.registered", description: "a pledge is registered" },
+  { type: "pledge.outcome", description: "an outcome is registered, including reconciler-emitted expired_unresolved" },
+  { type: "pledge.abandoned", description: "an abandonment is registered" },
+  { type: "test.ping", description: "test delivery" },
+] as const;
+
+async function probe(check: () => Promise<unknown>): Promise<"ok" | "down"> {
+  try {
+    await check();
+    return "ok";
+  } catch {
+    return "down";
+  }
+}
+
+publicRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/health/deep",
+    summary: "Health of the storage bindings: D1, KV, Durable Objects",
+    middleware: [routeLimit("health-deep")],
+    responses: {
+      200: json(z.object({ ok: z.literal(true), checks: z.record(z.string(), z.literal("ok")) }), "All answer"),
+      ...errorResponses("dependency_unavailable"),
+    },
+  }),
+  async (c) => {
+    const ns = c.env.RATE_LIMITER;
+    const checks = {
+      d1: await probe(() => orm(c.env.DB).run(sql`select 1`)),
+      kv: await probe(() => c.env.KV.get("health:probe")),
+      durable_objects: await probe(() => ns.get(ns.idFromName("health|probe")).take({ capacity: 1e9, windowMs: 1000 })),
+    };
+    const down = Object.entries(checks).filter(([, v]) => v === "down");
+    if (down.length > 0) throw new AppError("dependency_unavailable", { detail: down.map(([k]) => k).join(", ") });
+    c.header("Cache-Control", "no-store");
+    return c.json({ ok: true as const, checks: checks as Record<string, "ok"> }, 200);
+  },
+);
+
+publicRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/webhook-events",
+    summary: "The webhook event types",
+    responses: {
+      200: json(
+        z.object({ ok: z.literal(true), events: z.array(z.object({ type: z.string(), description: z.string() })) }),
+        "The catalogue",
+      ),
+    },
+  }),
+  (c) => c.json({ ok: true as const, events: WEBHOOK_EVENTS.map((e) => ({ ...e })) }, 200),
+);
+
+// The session endpoints live on the auth worker (it holds the signing key that logout=current needs).
+for (const path of ["/api/auth/me", "/api/auth/logout"]) {
+  publicRoutes.all(path, (c) => c.env.AUTH.fetch(c.req.raw));
+}

@@ -44,9 +44,18 @@ export function logEntry(db: Db, entry: LogInput) {
  */
 export function logEntryIf(db: Db, entry: LogInput, applied: SQL) {
   const detail = entry.detail ? JSON.stringify(entry.detail) : null;
-  return db.run(
-    sql`insert into ${adminLog} (project_id, actor, event_type, target_id, detail, created_at)
-        select ${entry.projectId}, ${entry.actor}, ${entry.eventType}, ${entry.targetId ?? null}, ${detail}, ${Date.now()}
-        where ${applied}`,
-  );
+  const row = db
+    .select({
+      // Every column, in table order; NULL lets SQLite assign the next sequence number.
+      seq: sql<number>`null`.as("seq"),
+      projectId: sql<string>`${entry.projectId}`.as("project_id"),
+      actor: sql<string>`${entry.actor}`.as("actor"),
+      eventType: sql<string>`${entry.eventType}`.as("event_type"),
+      targetId: sql<string | null>`${entry.targetId ?? null}`.as("target_id"),
+      detail: sql<string | null>`${detail}`.as("detail"),
+      createdAt: sql<number>`${Date.now()}`.as("created_at"),
+    })
+    .from(sql`(select 1)`)
+    .where(applied);
+  return db.insert(adminLog).select(row);
 }

@@ -17,10 +17,14 @@ export default defineConfig(async () => {
   // A fresh signing key per run, and a retired one published beside it (rotation tests).
   const signingKey = generateSigningJwk();
   const { d: _retiredSecret, ...retiredPublic } = generateSigningJwk();
+  // The fleet's own key (audit bundles), published in the auth host's JWKS beside the session keys.
+  const fleetKey = generateSigningJwk();
+  const { d: _fleetSecret, ...fleetPublic } = fleetKey;
   const testBindings = {
     TEST_MIGRATIONS: migrations,
     AUTH_SIGNING_KEY: JSON.stringify(signingKey),
     AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),
+    PUBLISHED_KEYS: JSON.stringify([fleetPublic]),
   };
   // The verify worker's upstreams, speaking the real protocols on loopback: one Esplora API, two nostr relays.
   const esplora = await startEsplora({ unref: true });
@@ -36,7 +40,11 @@ export default defineConfig(async () => {
     TEST_ATTESTATIONS: JSON.stringify(signedAttestations()),
   };
   const { d: _signingSecret, ...signingPublic } = signingKey;
-  const fleetBindings = { ...testBindings, AUTH_PUBLIC_KEYS: JSON.stringify([signingPublic, retiredPublic]) };
+  const fleetBindings = {
+    ...testBindings,
+    AUTH_PUBLIC_KEYS: JSON.stringify([signingPublic, retiredPublic]),
+    FLEET_SIGNING_KEY: JSON.stringify(fleetKey),
+  };
   // The fleet's AUTH binding: /api/auth/* is forwarded there; a stub shows the forwarding without a second D1.
   const authStub = {
     name: "auth",

@@ -61,6 +61,11 @@ function formatVars(vars) {
     .join("");
 }
 
+const publicOf = (secret) => {
+  const { d: _d, ...jwk } = JSON.parse(secret);
+  return jwk;
+};
+
 export function setupDevVars() {
   if (!existsSync(rootVars)) {
     const base = { AUTH_SIGNING_KEY: JSON.stringify(generateSigningJwk()), WEBHOOK_ALLOW_LOOPBACK: "true" };
@@ -68,16 +73,26 @@ export function setupDevVars() {
     console.log("generated .dev.vars with a new local signing key");
   }
   const base = parseVars(readFileSync(rootVars, "utf8").split(MARKER)[0] ?? "");
+  // Keys added by later versions are generated once and kept like the first.
+  base.FLEET_SIGNING_KEY ??= JSON.stringify(generateSigningJwk());
   const passed = Object.fromEntries(
     PASS_THROUGH.filter((key) => process.env[key]).map((key) => [key, process.env[key]]),
   );
-  const merged = { ...base, ...passed };
-  // wrangler reads .dev.vars beside each worker's config: the root one is the auth worker's.
-  writeFileSync(rootVars, `${formatVars(base)}${MARKER}\n${formatVars(passed)}`.replace(/^/, `${HEADER}\n`), {
-    mode: 0o600,
-  });
-  for (const worker of ["verify", "fleet"]) {
-    writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(merged), { mode: 0o600 });
+  const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, ...shared } = { ...base, ...passed };
+  // wrangler reads .dev.vars beside each worker's config: the root one is the auth worker's, and it also keeps
+  // the base secrets. Each worker gets only the keys it uses.
+  const published = JSON.stringify([publicOf(FLEET_SIGNING_KEY)]);
+  writeFileSync(
+    rootVars,
+    `${HEADER}\n${formatVars({ ...base, PUBLISHED_KEYS: published })}${MARKER}\n${formatVars(passed)}`,
+    { mode: 0o600 },
+  );
+  const perWorker = {
+    verify: shared,
+    fleet: { ...shared, FLEET_SIGNING_KEY, AUTH_PUBLIC_KEYS: JSON.stringify([publicOf(AUTH_SIGNING_KEY)]) },
+  };
+  for (const [worker, vars] of Object.entries(perWorker)) {
+    writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(vars), { mode: 0o600 });
   }
 }
 

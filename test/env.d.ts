@@ -11,6 +11,8 @@ declare global {
       /** verify project: attestations signed by bip322-js in Node for each address type. */
       TEST_ATTESTATIONS?: string;
       ESPLORA_URL?: string;
+      /** fleet project: its audit-signing key. */
+      FLEET_SIGNING_KEY?: string;
       NOSTR_RELAYS?: string;
     }
   }

@@ -126,3 +126,77 @@ export const adminLog = sqliteTable(
   },
   (t) => [index("admin_log_project").on(t.projectId, t.seq)],
 );
+
+/**
+ * Registered envelopes of every kind, content-addressed: (project, id) is unique, so a re-post is refused by the
+ * database. `body` holds the envelope bytes exactly as received; the audit export and webhooks return them.
+ * `seq` orders registrations (replay order within a kind).
+ */
+export const envelopes = sqliteTable(
+  "envelopes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    projectId: text("project_id").notNull(),
+    id: text("id").notNull(),
+    kind: text("kind").notNull(), // delegation | subdelegation | action | revocation | pledge | outcome | abandonment
+    body: text("body").notNull(),
+    status: text("status"), // delegations: active | revoked; pledges: pending | kept | broken | … | abandoned
+    principalAddress: text("principal_address"),
+    agentAddress: text("agent_address"),
+    signerAddress: text("signer_address"),
+    parentId: text("parent_id"),
+    delegationId: text("delegation_id"),
+    pledgeId: text("pledge_id"),
+    depth: integer("depth"),
+    scopes: text("scopes"), // JSON array
+    issuedAt: text("issued_at"),
+    expiresAt: text("expires_at"),
+    signedAt: text("signed_at"),
+    scopeExercised: text("scope_exercised"),
+    contentHash: text("content_hash"),
+    contentLength: integer("content_length"),
+    contentMime: text("content_mime"),
+    reason: text("reason"),
+    swearer: text("swearer"),
+    outcome: text("outcome"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("envelopes_project_id").on(t.projectId, t.id),
+    index("envelopes_project_kind").on(t.projectId, t.kind, t.seq),
+    index("envelopes_parent").on(t.projectId, t.parentId),
+    index("envelopes_delegation").on(t.projectId, t.delegationId),
+    index("envelopes_swearer").on(t.swearer),
+    index("envelopes_kind_id").on(t.kind, t.id),
+  ],
+);
+
+/** Events waiting for webhook fan-out (the webhook issue delivers from here); written with their envelope. */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    id: text("id").primaryKey(), // evt_<24 hex>
+    projectId: text("project_id").notNull(),
+    eventType: text("event_type").notNull(),
+    envelopeId: text("envelope_id"),
+    payload: text("payload").notNull(), // the delivery body, JSON
+    createdAt: integer("created_at").notNull(),
+    fannedOutAt: integer("fanned_out_at"),
+  },
+  (t) => [index("outbox_pending").on(t.fannedOutAt, t.createdAt)],
+);
+
+/** One row per completed audit export: its counts and digest (GET /api/audit/bundles). */
+export const auditBundles = sqliteTable(
+  "audit_bundles",
+  {
+    id: text("id").primaryKey(), // bnd_<24 hex>
+    projectId: text("project_id").notNull(),
+    format: text("format").notNull(),
+    counts: text("counts").notNull(), // JSON {delegation: n, …}
+    sha256: text("sha256").notNull(),
+    kid: text("kid").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("audit_bundles_project").on(t.projectId, t.createdAt)],
+);

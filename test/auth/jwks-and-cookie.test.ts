@@ -9,7 +9,7 @@ import { decodePart, encodePart } from "../helpers/tokens";
 import { newWallet } from "../helpers/wallet";
 
 describe("JWKS", () => {
-  it("publishes the Ed25519 key (and retired keys) at both paths, cacheable", async () => {
+  it("publishes the Ed25519 key (and retired and published keys) at both paths, cacheable", async () => {
     const a = await SELF.fetch(`${AUTH_ORIGIN}/api/auth/jwks`);
     const b = await SELF.fetch(`${AUTH_ORIGIN}/.well-known/jwks.json`);
     expect(a.status).toBe(200);
@@ -17,7 +17,7 @@ describe("JWKS", () => {
     expect(a.headers.get("access-control-allow-origin")).toBe("*");
     const body = (await a.json()) as { keys: Record<string, string>[] };
     expect(await b.json()).toEqual(body);
-    expect(body.keys.length).toBe(2);
+    expect(body.keys.length).toBe(3);
     for (const key of body.keys) {
       expect(key).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA", use: "sig" });
       expect(Object.keys(key).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x"]);

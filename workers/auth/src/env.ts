@@ -12,6 +12,8 @@ export interface AuthBindings {
   AUTH_SIGNING_KEY?: string;
   /** Secret (optional): JSON array of retired public JWKs still accepted until their tokens expire. */
   AUTH_PREVIOUS_KEYS?: string;
+  /** Optional: JSON array of other public JWKs to publish (the fleet's audit key); never accepted for sessions. */
+  PUBLISHED_KEYS?: string;
   /** This host's origin: the JWT issuer and the audience sign-in challenges must name. */
   AUTH_ORIGIN: string;
   /** Parent domain for the shared cookie (e.g. `.example.com`); unset on localhost. */

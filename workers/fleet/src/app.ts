@@ -8,6 +8,7 @@ import { sameOrigin } from "../../../shared/http/same-origin";
 import { hasBearer, identifyCaller } from "./caller";
 import type { FleetEnv } from "./env";
 import { adminLogRoutes } from "./routes/admin-log";
+import { auditRoutes } from "./routes/audit";
 import { memberRoutes } from "./routes/members";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
@@ -18,6 +19,8 @@ export const app = new OpenAPIHono<FleetEnv>();
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
 app.use("/api/*", identifyCaller);
-for (const group of [publicRoutes, projectRoutes, memberRoutes, tokenRoutes, adminLogRoutes]) app.route("/", group);
+for (const group of [publicRoutes, projectRoutes, memberRoutes, tokenRoutes, adminLogRoutes, auditRoutes]) {
+  app.route("/", group);
+}
 mountMetaRoutes(app, { name: "fleet", title: "Fleet registry API", version: "0.1.0" });
 installErrorHandling(app);

@@ -11,6 +11,8 @@ export interface FleetBindings {
   /** The auth host's origin: the issuer of the session tokens accepted here. */
   AUTH_ORIGIN: string;
   FLEET_ORIGIN?: string;
+  /** Secret: the fleet's own Ed25519 private JWK (own kid, published in the auth host's JWKS); signs audit bundles. */
+  FLEET_SIGNING_KEY?: string;
   /** Optional: the auth host's public JWKs (JSON array); without it they are read from AUTH's JWKS. */
   AUTH_PUBLIC_KEYS?: string;
 }

@@ -5,9 +5,11 @@ export const ID_PATTERNS = {
   project: /^proj_[0-9a-f]{24}$/,
   member: /^mem_[0-9a-f]{24}$/,
   token: /^tok_[0-9a-f]{24}$/,
+  bundle: /^bnd_[0-9a-f]{24}$/,
+  event: /^evt_[0-9a-f]{24}$/,
 } as const;
 
-export function newId(prefix: "proj" | "mem" | "tok"): string {
+export function newId(prefix: "proj" | "mem" | "tok" | "bnd" | "evt"): string {
   return `${prefix}_${randomHex(12)}`;
 }
 

@@ -1,5 +1,6 @@
 // The public signing keys, for consumers that verify oc_session locally (no call back to this host).
 import { createRoute } from "@hono/zod-openapi";
+import { parsePreviousKeys } from "../../../../shared/crypto/signing-key";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { errorResponses, JwksSchema, json } from "../schemas";
@@ -21,7 +22,8 @@ for (const path of ["/api/auth/jwks", "/.well-known/jwks.json"]) {
     async (c) => {
       c.header("Cache-Control", `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
       c.header("Access-Control-Allow-Origin", "*");
-      return c.json({ keys: await verificationKeys(c.env) }, 200);
+      // Session keys first; published keys (e.g. the fleet's audit key) are listed but never verify a session.
+      return c.json({ keys: [...(await verificationKeys(c.env)), ...parsePreviousKeys(c.env.PUBLISHED_KEYS)] }, 200);
     },
   );
 }

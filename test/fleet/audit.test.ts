@@ -1,0 +1,122 @@
+// The signed audit export: bytes as registered, replay order, the manifest's digest and Ed25519 signature, three
+// formats, and the bundle list.
+import { env } from "cloudflare:test";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { base64urlnopad } from "@scure/base";
+import { describe, expect, it } from "vitest";
+import { type AuditFormat, manifestBytes, splitBundle } from "../../shared/audit/bundle-format";
+import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
+
+/** Seeds stored envelope rows as registration writes them (the bodies are opaque bytes here). */
+async function seed(projectId: string, rows: [kind: string, body: string][]) {
+  let n = 0;
+  for (const [kind, body] of rows) {
+    n += 1;
+    await env.DB.prepare("INSERT INTO envelopes (project_id, id, kind, body, created_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(projectId, n.toString(16).padStart(64, "0"), kind, body, Date.now())
+      .run();
+  }
+}
+
+async function verifyTrailer(text: string, format: AuditFormat) {
+  const split = splitBundle(text, format);
+  if (!split) throw new Error("no trailer");
+  const { d: _d, ...publicJwk } = JSON.parse(env.FLEET_SIGNING_KEY as string);
+  const key = await crypto.subtle.importKey("jwk", publicJwk, { name: "Ed25519" }, false, ["verify"]);
+  const signatureOk = await crypto.subtle.verify(
+    "Ed25519",
+    key,
+    base64urlnopad.decode(split.trailer.signature),
+    manifestBytes(split.trailer.manifest),
+  );
+  const digestOk = bytesToHex(sha256(new TextEncoder().encode(split.body))) === split.trailer.manifest.sha256;
+  return { ...split, signatureOk, digestOk };
+}
+
+describe("audit export", () => {
+  it("streams every envelope byte for byte in replay order, closed by a signed manifest (ndjson)", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    const odd = '{ "v":1, "kind":"agent-action",  "note":"spacing kept" }';
+    await seed(projectId, [
+      ["action", odd],
+      ["revocation", '{"kind":"agent-revocation"}'],
+      ["delegation", '{"kind":"agent-delegation","n":1}'],
+      ["subdelegation", '{"kind":"agent-subdelegation"}'],
+      ["abandonment", '{"kind":"pledge-abandonment"}'],
+      ["pledge", '{"kind":"pledge"}'],
+      ["outcome", '{"kind":"pledge-outcome"}'],
+      ["delegation", '{"kind":"agent-delegation","n":2}'],
+    ]);
+    const res = await owner.fetch(`/api/audit/export?project_id=${projectId}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    const text = await res.text();
+    const lines = text.trim().split("\n");
+    const kinds = lines.slice(0, -1).map((l) => (JSON.parse(l) as { kind: string }).kind);
+    expect(kinds).toEqual([
+      "delegation",
+      "delegation",
+      "subdelegation",
+      "revocation",
+      "action",
+      "pledge",
+      "outcome",
+      "abandonment",
+    ]);
+    expect(text).toContain(`"envelope":${odd}}`);
+    const checked = await verifyTrailer(text, "ndjson");
+    expect(checked.signatureOk).toBe(true);
+    expect(checked.digestOk).toBe(true);
+    expect(checked.trailer.manifest).toMatchObject({
+      project_id: projectId,
+      total: 8,
+      counts: { delegation: 2, subdelegation: 1, revocation: 1, action: 1, pledge: 1, outcome: 1, abandonment: 1 },
+      alg: "EdDSA",
+    });
+    // A changed byte breaks the digest.
+    expect((await verifyTrailer(text.replace("spacing kept", "spacing kepT"), "ndjson")).digestOk).toBe(false);
+  });
+
+  it("serves json and csv bundles that verify the same way, and lists completed bundles", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    await seed(projectId, [["delegation", '{"a":"quote \\" and, comma"}']]);
+    for (const format of ["json", "csv"] as const) {
+      const text = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=${format}`)).text();
+      const checked = await verifyTrailer(text, format);
+      expect(checked.signatureOk && checked.digestOk, format).toBe(true);
+      if (format === "json") expect((JSON.parse(text) as { envelopes: unknown[] }).envelopes).toHaveLength(1);
+    }
+    const list = await owner.call<{ bundles: { format: string; counts: Record<string, number> }[] }>(
+      "GET",
+      `/api/audit/bundles?project_id=${projectId}`,
+    );
+    expect(list.body.bundles.map((b) => b.format).sort()).toEqual(["csv", "json"]);
+    expect(list.body.bundles[0]?.counts.delegation).toBe(1);
+  });
+
+  it("pages through a large project in bounded steps and counts every envelope", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    const stmt = env.DB.prepare(
+      "INSERT INTO envelopes (project_id, id, kind, body, created_at) VALUES (?, ?, 'action', ?, 0)",
+    );
+    const batch = Array.from({ length: 1000 }, (_, i) =>
+      stmt.bind(projectId, i.toString(16).padStart(64, "0"), `{"i":${i}}`),
+    );
+    await env.DB.batch(batch);
+    const text = await (await owner.fetch(`/api/audit/export?project_id=${projectId}`)).text();
+    const checked = await verifyTrailer(text, "ndjson");
+    expect(checked.trailer.manifest.total).toBe(1000);
+    expect(checked.digestOk && checked.signatureOk).toBe(true);
+  });
+
+  it("is visible only to the project's members; another tenant gets 404", async () => {
+    const { projectId } = await ownerWithProject();
+    const stranger = await signedIn();
+    expect((await stranger.call("GET", `/api/audit/export?project_id=${projectId}`)).status).toBe(404);
+    expect((await new FleetClient().call("GET", `/api/audit/export?project_id=${projectId}`)).status).toBe(401);
+    expect((await stranger.call("GET", `/api/audit/export?project_id=${projectId}&format=xml`)).body.reason).toBe(
+      "invalid_query",
+    );
+  });
+});

@@ -92,6 +92,13 @@ export const REASONS = {
   chain_unavailable: 502,
   relays_unavailable: 502,
   relays_not_configured: 503,
+  // OC Pledge states and signers (docs/decisions.md)
+  pledge_not_pending: 409,
+  pledge_expired: 409,
+  pledge_not_expired: 409,
+  resolver_unauthorized: 403,
+  signer_must_be_swearer: 403,
+  delegation_scope_violated: 403,
   // fleet: /api/health/deep when a binding does not answer
   dependency_unavailable: 503,
   // auth host (service-spec "Auth host errors")

@@ -74,7 +74,7 @@ describe("GET /api/discover", () => {
   });
 
   it("answers 400 invalid_query unless exactly one well-formed subject is given", async () => {
-    for (const query of ["", "addr=x&id=" + "0".repeat(64), "id=XYZ", "identity=nocolon", "addr=bc1q&limit=5"]) {
+    for (const query of ["", `addr=x&id=${"0".repeat(64)}`, "id=XYZ", "identity=nocolon", "addr=bc1q&limit=5"]) {
       const res = await get(`/api/discover?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.reason).toBe("invalid_query");

@@ -8,6 +8,7 @@ import { sameOrigin } from "../../../shared/http/same-origin";
 import { hasBearer, identifyCaller } from "./caller";
 import type { FleetEnv } from "./env";
 import { adminLogRoutes } from "./routes/admin-log";
+import { agentRoutes } from "./routes/agent-envelopes";
 import { auditRoutes } from "./routes/audit";
 import { memberRoutes } from "./routes/members";
 import { projectRoutes } from "./routes/projects";
@@ -19,7 +20,15 @@ export const app = new OpenAPIHono<FleetEnv>();
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
 app.use("/api/*", identifyCaller);
-for (const group of [publicRoutes, projectRoutes, memberRoutes, tokenRoutes, adminLogRoutes, auditRoutes]) {
+for (const group of [
+  publicRoutes,
+  projectRoutes,
+  memberRoutes,
+  tokenRoutes,
+  adminLogRoutes,
+  auditRoutes,
+  agentRoutes,
+]) {
   app.route("/", group);
 }
 mountMetaRoutes(app, { name: "fleet", title: "Fleet registry API", version: "0.1.0" });

@@ -1,0 +1,73 @@
+// Signed OC Agent envelopes for registry tests, built with the library's builders and real BIP-322 signatures.
+
+import { randomHex } from "../../shared/crypto/digest";
+import { buildAction, buildDelegation, buildRevocation, buildSubdelegation } from "../../shared/envelopes/agent";
+import type { Wallet } from "./wallet";
+
+const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+export const HOUR_MS = 3_600_000;
+const sign = (w: Wallet) => (id: string) => w.sign(id);
+
+export function delegation(
+  principal: Wallet,
+  agent: Wallet,
+  options: { scopes?: string[]; expiresIn?: number; holders?: ("principal" | "agent")[] } = {},
+) {
+  const now = Date.now();
+  return buildDelegation(
+    {
+      principal: principal.address,
+      agent: agent.address,
+      scopes: options.scopes ?? ["lock:seal(recipient=bc1qalice000000000000000000000000000000000)"],
+      bond: null,
+      issued_at: iso(now - HOUR_MS),
+      expires_at: iso(now + (options.expiresIn ?? 24 * HOUR_MS)),
+      nonce: randomHex(16),
+      holders: options.holders,
+    },
+    sign(principal),
+  );
+}
+
+export function subdelegation(
+  parentId: string,
+  principal: Wallet,
+  agent: Wallet,
+  options: { scopes?: string[]; expiresIn?: number } = {},
+) {
+  const now = Date.now();
+  return buildSubdelegation(
+    {
+      parent_id: parentId,
+      principal: principal.address,
+      agent: agent.address,
+      scopes: options.scopes ?? ["lock:seal(recipient=bc1qalice000000000000000000000000000000000)"],
+      issued_at: iso(now - HOUR_MS / 2),
+      expires_at: iso(now + (options.expiresIn ?? 12 * HOUR_MS)),
+      nonce: randomHex(16),
+    },
+    sign(principal),
+  );
+}
+
+export function action(delegationId: string, agent: Wallet, options: { scope?: string } = {}) {
+  return buildAction(
+    {
+      address: agent.address,
+      content_hash: `sha256:${randomHex(32)}`,
+      content_length: 512,
+      content_mime: "application/vnd.oc-lock+json",
+      signed_at: iso(Date.now() - 60_000),
+      delegation_id: delegationId,
+      scope_exercised: options.scope ?? "lock:seal(recipient=bc1qalice000000000000000000000000000000000)",
+    },
+    sign(agent),
+  );
+}
+
+export function revocation(delegationId: string, signer: Wallet, reason = "") {
+  return buildRevocation(
+    { address: signer.address, delegation_id: delegationId, reason, signed_at: iso(Date.now() - 1000) },
+    sign(signer),
+  );
+}

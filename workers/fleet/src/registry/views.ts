@@ -1,0 +1,52 @@
+// A stored envelope as the registry answers with it: its flat fields (service-spec "Fleet envelopes"), its status,
+// and the envelope itself.
+import { z } from "@hono/zod-openapi";
+import { isoMs } from "../../../../shared/time";
+import type { EnvelopeRow } from "./store";
+
+export const EnvelopeRecord = z
+  .object({
+    id: z.string(),
+    project_id: z.string(),
+    kind: z.string(),
+    status: z.string().nullable().optional(),
+    envelope: z.record(z.string(), z.unknown()),
+    registered_at: z.string(),
+  })
+  .catchall(z.unknown())
+  .openapi("EnvelopeRecord");
+
+const present = (entries: [string, unknown][]) =>
+  Object.fromEntries(entries.filter(([, v]) => v !== null && v !== undefined));
+
+export function envelopeView(row: EnvelopeRow) {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    kind: row.kind,
+    ...present([
+      ["status", row.status],
+      ["principal_address", row.principalAddress],
+      ["agent_address", row.agentAddress],
+      ["signer_address", row.signerAddress],
+      ["parent_id", row.parentId],
+      ["delegation_id", row.delegationId],
+      ["pledge_id", row.pledgeId],
+      ["scopes", row.scopes ? (JSON.parse(row.scopes) as string[]) : null],
+      ["issued_at", row.issuedAt],
+      ["expires_at", row.expiresAt],
+      ["signed_at", row.signedAt],
+      ["scope_exercised", row.scopeExercised],
+      ["content_hash", row.contentHash],
+      ["content_length", row.contentLength],
+      ["content_mime", row.contentMime],
+      ["reason", row.reason],
+      ["swearer", row.swearer],
+      ["outcome", row.outcome],
+    ]),
+    // DECISIONS 18: a delegation past expires_at reads as expired, whatever the row says.
+    ...(row.status === "active" && row.expiresAt && Date.parse(row.expiresAt) <= Date.now() && { status: "expired" }),
+    envelope: JSON.parse(row.body) as Record<string, unknown>,
+    registered_at: isoMs(row.createdAt),
+  };
+}

@@ -92,6 +92,8 @@ export const REASONS = {
   chain_unavailable: 502,
   relays_unavailable: 502,
   relays_not_configured: 503,
+  // OC Agent: an exercised or delegated scope that no granted scope covers (E_SCOPE_DENIED, …_SCOPE_ESCALATED)
+  scope_denied: 403,
   // OC Pledge states and signers (docs/decisions.md)
   pledge_not_pending: 409,
   pledge_expired: 409,

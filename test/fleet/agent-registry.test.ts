@@ -225,3 +225,33 @@ describe("events and audit", () => {
     expect(bundle).toContain(`"envelope":${JSON.stringify(d.envelope, null, 1)}}`);
   });
 });
+
+describe("reads", () => {
+  it("lists each kind by project in registration order with a cursor, and reads a delegation by id within the caller's projects", async () => {
+    const { principal, agent, owner, projectId } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const d = await delegation(principal, agent);
+      ids.push(d.id);
+      await post(owner, "/api/delegations", projectId, d.envelope);
+    }
+    type Page = { delegations: { id: string }[]; next_cursor: string | null };
+    const first = await owner.call<Page>("GET", `/api/delegations?project_id=${projectId}&limit=2`);
+    expect(first.body.delegations.map((d) => d.id)).toEqual(ids.slice(0, 2));
+    const second = await owner.call<Page>(
+      "GET",
+      `/api/delegations?project_id=${projectId}&limit=2&cursor=${first.body.next_cursor}`,
+    );
+    expect(second.body.delegations.map((d) => d.id)).toEqual(ids.slice(2));
+    expect(second.body.next_cursor).toBeNull();
+    const one = await owner.call<{ delegation: { id: string; status: string } }>("GET", `/api/delegations/${ids[0]}`);
+    expect(one.body.delegation).toMatchObject({ id: ids[0], status: "active" });
+    const stranger = await signedIn();
+    expect((await stranger.call("GET", `/api/delegations/${ids[0]}`)).status).toBe(404);
+    expect((await stranger.call("GET", `/api/delegations?project_id=${projectId}`)).status).toBe(404);
+    expect((await owner.call("GET", "/api/delegations/xyz")).body.reason).toBe("invalid_id");
+    expect((await owner.call("GET", `/api/delegations?project_id=${projectId}&cursor=%%%`)).body.reason).toBe(
+      "invalid_query",
+    );
+  });
+});

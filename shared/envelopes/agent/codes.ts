@@ -46,8 +46,8 @@ export const FEDERATION_CODE_ALIASES = {
  * `detail`) until the table grows one, e.g. `scope_denied` (403); this is the one line to change then.
  */
 export const UNMAPPED_CODE_REASON = {
-  E_SCOPE_DENIED: "invalid_body",
-  E_SUBDELEGATION_SCOPE_ESCALATED: "invalid_body",
+  E_SCOPE_DENIED: "scope_denied",
+  E_SUBDELEGATION_SCOPE_ESCALATED: "scope_denied",
   E_SUBDELEGATION_EXPIRES_EXTENDED: "invalid_body",
   E_SUBDELEGATION_DEPTH_EXCEEDED: "invalid_body",
 } as const satisfies Partial<Record<OcErrorCode, Reason>>;

@@ -10,7 +10,9 @@ import type { FleetEnv } from "./env";
 import { adminLogRoutes } from "./routes/admin-log";
 import { agentRoutes } from "./routes/agent-envelopes";
 import { auditRoutes } from "./routes/audit";
+import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { memberRoutes } from "./routes/members";
+import { pledgeRoutes } from "./routes/pledges";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
 import { tokenRoutes } from "./routes/tokens";
@@ -28,6 +30,8 @@ for (const group of [
   adminLogRoutes,
   auditRoutes,
   agentRoutes,
+  pledgeRoutes,
+  envelopeReadRoutes,
 ]) {
   app.route("/", group);
 }

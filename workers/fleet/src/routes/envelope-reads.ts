@@ -1,0 +1,114 @@
+// Reading registered envelopes: per-kind lists filtered by project (cursor-paginated, registration order) and
+// single delegations and sub-delegations by id, visible only within the caller's projects.
+import { createRoute, z } from "@hono/zod-openapi";
+import { base64urlnopad } from "@scure/base";
+import { and, asc, eq, gt } from "drizzle-orm";
+import { orm } from "../../../../shared/db/client";
+import { envelopes } from "../../../../shared/db/schema";
+import { AppError } from "../../../../shared/errors";
+import { errorResponses, json } from "../../../../shared/http/openapi";
+import { routeGroup } from "../../../../shared/validate";
+import { projectAccess } from "../access";
+import { requireCaller } from "../caller";
+import type { FleetEnv } from "../env";
+import { routeLimit } from "../limits";
+import { DEFAULT_LIMIT, PageQuery } from "../pagination";
+import { visibleEnvelope } from "../registry/store";
+import { EnvelopeRecord, envelopeView } from "../registry/views";
+import { listOf, ProjectId } from "../schemas";
+
+export const envelopeReadRoutes = routeGroup<FleetEnv>();
+
+const LISTS = [
+  ["/api/delegations", "delegation", "delegations"],
+  ["/api/subdelegations", "subdelegation", "subdelegations"],
+  ["/api/actions", "action", "actions"],
+  ["/api/revocations", "revocation", "revocations"],
+  ["/api/pledge-outcomes", "outcome", "outcomes"],
+  ["/api/pledge-abandonments", "abandonment", "abandonments"],
+] as const;
+
+const ListQuery = z.strictObject({
+  project_id: ProjectId,
+  delegation_id: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  ...PageQuery,
+});
+
+// Registration order is the `seq` column; the cursor is the last seq of the page.
+const encode = (seq: number) => base64urlnopad.encode(new TextEncoder().encode(String(seq)));
+function decode(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  let seq = Number.NaN;
+  try {
+    seq = Number(new TextDecoder().decode(base64urlnopad.decode(cursor)));
+  } catch {}
+  if (!Number.isInteger(seq) || seq < 0)
+    throw new AppError("invalid_query", { detail: "cursor: not a cursor this API issued" });
+  return seq;
+}
+
+for (const [path, kind, key] of LISTS) {
+  envelopeReadRoutes.openapi(
+    createRoute({
+      method: "get",
+      path,
+      summary: `The ${key} registered in a project, in registration order`,
+      middleware: [routeLimit(`${key}-list`)],
+      request: { query: ListQuery },
+      responses: {
+        200: json(listOf(key, EnvelopeRecord), "A page"),
+        ...errorResponses("invalid_query", "unauthenticated", "not_found"),
+      },
+    }),
+    async (c) => {
+      const { project_id, delegation_id, limit = DEFAULT_LIMIT, cursor } = c.req.valid("query");
+      const after = decode(cursor);
+      const access = await projectAccess(c, project_id);
+      const rows = await access.db
+        .select()
+        .from(envelopes)
+        .where(
+          and(
+            eq(envelopes.projectId, project_id),
+            eq(envelopes.kind, kind),
+            gt(envelopes.seq, after),
+            delegation_id ? eq(envelopes.delegationId, delegation_id) : undefined,
+          ),
+        )
+        .orderBy(asc(envelopes.seq))
+        .limit(limit + 1);
+      const items = rows.slice(0, limit);
+      const last = items[items.length - 1];
+      const next_cursor = rows.length > limit && last ? encode(last.seq) : null;
+      return c.json({ ok: true as const, [key]: items.map(envelopeView), next_cursor } as never, 200);
+    },
+  );
+}
+
+for (const [path, kind] of [
+  ["/api/delegations/{id}", "delegation"],
+  ["/api/subdelegations/{id}", "subdelegation"],
+] as const) {
+  envelopeReadRoutes.openapi(
+    createRoute({
+      method: "get",
+      path,
+      summary: `One ${kind} by id, with its status (revoked, expired or active)`,
+      middleware: [routeLimit(`${kind}-read`)],
+      request: { params: z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex") }) },
+      responses: {
+        200: json(z.object({ ok: z.literal(true), [kind]: EnvelopeRecord }), "Found"),
+        ...errorResponses("invalid_id", "unauthenticated", "not_found"),
+      },
+    }),
+    async (c) => {
+      const caller = requireCaller(c);
+      const row = await visibleEnvelope(orm(c.env.DB), caller, c.req.valid("param").id, [kind]);
+      if (!row) throw new AppError("not_found");
+      return c.json({ ok: true as const, [kind]: envelopeView(row) }, 200);
+    },
+  );
+}

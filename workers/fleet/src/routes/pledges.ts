@@ -1,0 +1,284 @@
+// OC Pledge registration (V1) with public reads by id and by swearer, and its V2 outcomes and abandonments, which
+// move a pending pledge to its final state (service-spec "States and transitions → Pledge"; DECISIONS 17, 28).
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, asc, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { orm } from "../../../../shared/db/client";
+import { envelopes } from "../../../../shared/db/schema";
+import {
+  checkAbandonment,
+  checkOutcome,
+  checkPledgeDelegation,
+  flatFields,
+  type PledgeEnvelope,
+  type PledgeStatus,
+  parseAbandonmentEnvelope,
+  parseOutcomeEnvelope,
+  parsePledgeEnvelope,
+  verifyPledgeSignature,
+} from "../../../../shared/envelopes/pledge";
+import { AppError, type Reason } from "../../../../shared/errors";
+import { errorResponses, json } from "../../../../shared/http/openapi";
+import { jsonBody, routeGroup } from "../../../../shared/validate";
+import type { FleetEnv } from "../env";
+import { routeLimit } from "../limits";
+import { intake, RegistrationBody, refuse } from "../registry/intake";
+import { findEnvelope, register } from "../registry/store";
+import { EnvelopeRecord, envelopeView } from "../registry/views";
+import { Address } from "../schemas";
+
+export const pledgeRoutes = routeGroup<FleetEnv>();
+const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
+const PledgeId = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex") });
+const COMMON: Reason[] = [
+  "invalid_body",
+  "malformed_json",
+  "canonicalization_failed",
+  "id_mismatch",
+  "malformed_signature",
+  "envelope_signature_invalid",
+  "unauthenticated",
+  "not_found",
+  "already_registered",
+  "rate_limited",
+];
+
+function checked(result: { ok: true } | { ok: false; reason: string; detail: string }) {
+  if (!result.ok) refuse(result);
+}
+
+pledgeRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/pledges",
+    summary: "Register a pledge (OC Pledge V1); it starts pending",
+    middleware: [routeLimit("pledges"), jsonBody],
+    request: { body: body(RegistrationBody) },
+    responses: {
+      201: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord }), "Registered"),
+      ...errorResponses(
+        ...COMMON,
+        "delegation_not_found",
+        "delegation_inactive",
+        "agent_must_match_delegation",
+        "delegation_scope_violated",
+      ),
+    },
+  }),
+  async (c) => {
+    const input = c.req.valid("json");
+    const { access, raw } = await intake(c, input.project_id);
+    const parsed = await parsePledgeEnvelope(input.envelope);
+    if (!parsed.ok) refuse(parsed);
+    checked(verifyPledgeSignature(parsed));
+    const via = parsed.envelope.via_delegation;
+    if (via) {
+      const grant = await findEnvelope(access.db, input.project_id, via, ["delegation", "subdelegation"]);
+      if (!grant) throw new AppError("delegation_not_found");
+      checked(
+        checkPledgeDelegation(parsed.envelope, {
+          principal_address: grant.principalAddress ?? "",
+          agent_address: grant.agentAddress ?? "",
+          scopes: JSON.parse(grant.scopes ?? "[]") as string[],
+          expires_at: grant.expiresAt ?? "",
+          status: grant.status ?? undefined,
+        }),
+      );
+    }
+    const p = flatFields(parsed);
+    const row = await register(
+      access.db,
+      {
+        projectId: input.project_id,
+        id: parsed.id,
+        kind: "pledge",
+        body: raw,
+        status: "pending",
+        swearer: p.swearer,
+        agentAddress: p.agent_address,
+        delegationId: p.via_delegation,
+        issuedAt: p.sworn_at,
+        expiresAt: p.expires_at,
+      },
+      "pledge.registered",
+    );
+    return c.json({ ok: true as const, pledge: envelopeView(row) }, 201);
+  },
+);
+
+pledgeRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/pledges",
+    summary: "Public: the pledges a swearer registered",
+    middleware: [routeLimit("pledges-by-swearer")],
+    request: { query: z.strictObject({ swearer: Address }) },
+    responses: { 200: json(z.object({ ok: z.literal(true), pledges: z.array(EnvelopeRecord) }), "Pledges") },
+  }),
+  async (c) => {
+    const { swearer } = c.req.valid("query");
+    const rows = await orm(c.env.DB)
+      .select()
+      .from(envelopes)
+      .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.swearer, swearer)))
+      .orderBy(asc(envelopes.seq))
+      .limit(200);
+    return c.json({ ok: true as const, pledges: rows.map(envelopeView) }, 200);
+  },
+);
+
+pledgeRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/pledges/{id}",
+    summary: "Public: one pledge and its state",
+    middleware: [routeLimit("pledges-read")],
+    request: { params: PledgeId },
+    responses: {
+      200: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord }), "The pledge"),
+      ...errorResponses("invalid_id", "not_found"),
+    },
+  }),
+  async (c) => {
+    const row = await orm(c.env.DB)
+      .select()
+      .from(envelopes)
+      .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.id, c.req.valid("param").id)))
+      .orderBy(asc(envelopes.seq))
+      .get();
+    if (!row) throw new AppError("not_found");
+    return c.json({ ok: true as const, pledge: envelopeView(row) }, 200);
+  },
+);
+
+/** The stored pledge an outcome or abandonment cites, in the same project. */
+async function citedPledge(c: Context<FleetEnv>, projectId: string, pledgeId: string, pathId: string | undefined) {
+  if (pathId !== undefined && pathId !== pledgeId)
+    throw new AppError("invalid_body", { detail: "pledge_id must be the pledge in the path" });
+  const row = await findEnvelope(orm(c.env.DB), projectId, pledgeId, ["pledge"]);
+  if (!row) throw new AppError("not_found", { detail: `pledge ${pledgeId} is not registered in this project` });
+  return { row, pledge: JSON.parse(row.body) as PledgeEnvelope, status: (row.status ?? "pending") as PledgeStatus };
+}
+
+const statusUpdate = (c: Context<FleetEnv>, projectId: string, pledgeId: string, status: string) =>
+  orm(c.env.DB)
+    .update(envelopes)
+    .set({ status })
+    .where(
+      and(
+        eq(envelopes.projectId, projectId),
+        eq(envelopes.id, pledgeId),
+        eq(envelopes.kind, "pledge"),
+        eq(envelopes.status, "pending"),
+      ),
+    );
+
+for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as const) {
+  const inPath = path.includes("{id}");
+  pledgeRoutes.openapi(
+    createRoute({
+      method: "post",
+      path,
+      summary: "Register a pledge outcome (V2): kept, broken, disputed or expired_unresolved",
+      middleware: [routeLimit("pledge-outcomes"), jsonBody],
+      request: inPath ? { params: PledgeId, body: body(RegistrationBody) } : { body: body(RegistrationBody) },
+      responses: {
+        201: json(
+          z.object({ ok: z.literal(true), outcome: EnvelopeRecord }),
+          "Registered; the pledge took this outcome",
+        ),
+        ...errorResponses(
+          ...COMMON,
+          "pledge_not_pending",
+          "pledge_expired",
+          "pledge_not_expired",
+          "resolver_unauthorized",
+        ),
+      },
+    }),
+    async (c) => {
+      const input = (c.req.valid as (t: "json") => { project_id: string; envelope: Record<string, unknown> })("json");
+      const { access, raw } = await intake(c, input.project_id);
+      const parsed = await parseOutcomeEnvelope(input.envelope);
+      if (!parsed.ok) refuse(parsed);
+      const cited = await citedPledge(
+        c,
+        input.project_id,
+        parsed.envelope.pledge_id,
+        inPath ? c.req.param("id") : undefined,
+      );
+      checked(verifyPledgeSignature(parsed));
+      const next = checkOutcome(parsed, cited.pledge, cited.status, Date.now());
+      if (!next.ok) refuse(next);
+      const o = flatFields(parsed);
+      const row = await register(
+        access.db,
+        {
+          projectId: input.project_id,
+          id: parsed.id,
+          kind: "outcome",
+          body: raw,
+          pledgeId: o.pledge_id,
+          outcome: o.outcome,
+          signerAddress: o.resolved_by,
+          signedAt: o.resolved_at,
+        },
+        "pledge.outcome",
+        [statusUpdate(c, input.project_id, o.pledge_id, next.status)],
+      );
+      return c.json({ ok: true as const, outcome: envelopeView(row) }, 201);
+    },
+  );
+}
+
+for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as const) {
+  const inPath = path.includes("{id}");
+  pledgeRoutes.openapi(
+    createRoute({
+      method: "post",
+      path,
+      summary: "Register a pledge abandonment (V2): the swearer permanently retracts a pending pledge",
+      middleware: [routeLimit("pledge-abandonments"), jsonBody],
+      request: inPath ? { params: PledgeId, body: body(RegistrationBody) } : { body: body(RegistrationBody) },
+      responses: {
+        201: json(
+          z.object({ ok: z.literal(true), abandonment: EnvelopeRecord }),
+          "Registered; the pledge is abandoned",
+        ),
+        ...errorResponses(...COMMON, "pledge_not_pending", "pledge_expired", "signer_must_be_swearer"),
+      },
+    }),
+    async (c) => {
+      const input = (c.req.valid as (t: "json") => { project_id: string; envelope: Record<string, unknown> })("json");
+      const { access, raw } = await intake(c, input.project_id);
+      const parsed = await parseAbandonmentEnvelope(input.envelope);
+      if (!parsed.ok) refuse(parsed);
+      const cited = await citedPledge(
+        c,
+        input.project_id,
+        parsed.envelope.pledge_id,
+        inPath ? c.req.param("id") : undefined,
+      );
+      checked(verifyPledgeSignature(parsed));
+      const next = checkAbandonment(parsed, cited.pledge, cited.status, Date.now());
+      if (!next.ok) refuse(next);
+      const a = flatFields(parsed);
+      const row = await register(
+        access.db,
+        {
+          projectId: input.project_id,
+          id: parsed.id,
+          kind: "abandonment",
+          body: raw,
+          pledgeId: a.pledge_id,
+          signerAddress: a.signer_address,
+          reason: a.reason,
+          signedAt: a.abandoned_at,
+        },
+        "pledge.abandoned",
+        [statusUpdate(c, input.project_id, a.pledge_id, next.status)],
+      );
+      return c.json({ ok: true as const, abandonment: envelopeView(row) }, 201);
+    },
+  );
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// README walk-through for the fleet registry: create a project and an API token, build and sign OC Agent envelopes
+// with WIF keys (delegation, action, revocation), register them, and download the signed audit bundle.
+// Authenticates with the cookie saved by `npm run signin` (.state/cookie.txt) or with --token ock_….
+//
+//   npm run fleet -- project --name "My fleet"
+//   npm run fleet -- token --project proj_… --name ci
+//   npm run fleet -- delegate --project proj_… --wif <principal WIF> --agent-wif <agent WIF> [--scope "…"] [--hours 24]
+//   npm run fleet -- act --project proj_… --delegation <id> --agent-wif <agent WIF> [--scope "…"]
+//   npm run fleet -- revoke --project proj_… --delegation <id> --wif <principal WIF> [--reason "…"]
+//   npm run fleet -- export --project proj_… [--format ndjson|json|csv] [--out bundle.ndjson]
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { Signer } from "bip322-js";
+import { importTs } from "./lib/import-ts.mjs";
+import { generateSigningWif } from "./wif.mjs";
+
+const [command, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({
+  args: rest,
+  options: {
+    base: { type: "string", default: "http://localhost:8788" },
+    jar: { type: "string", default: ".state/cookie.txt" },
+    token: { type: "string" },
+    name: { type: "string" },
+    project: { type: "string" },
+    wif: { type: "string" },
+    "agent-wif": { type: "string" },
+    type: { type: "string", default: "p2wpkh" },
+    scope: { type: "string", default: "stamp:sign(mime=text/markdown)" },
+    hours: { type: "string", default: "24" },
+    delegation: { type: "string" },
+    reason: { type: "string", default: "" },
+    format: { type: "string", default: "ndjson" },
+    out: { type: "string" },
+  },
+});
+
+const iso = (ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+
+async function call(method, path, body) {
+  const headers = { "sec-fetch-site": "same-origin" };
+  if (values.token) headers.authorization = `Bearer ${values.token}`;
+  else if (existsSync(values.jar)) headers.cookie = `oc_session=${readFileSync(values.jar, "utf8").trim()}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(`${values.base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (path.startsWith("/api/audit/export") && res.ok) return res.text();
+  const json = await res.json();
+  if (!res.ok) {
+    console.error(`${method} ${path} → ${res.status}`, json);
+    process.exit(1);
+  }
+  return json;
+}
+
+const signerFor = (wif) => {
+  const { address } = generateSigningWif(wif, values.type);
+  return { address, sign: (idHex) => Signer.sign(wif, address, idHex) };
+};
+
+const agentLib = () => importTs("shared/envelopes/agent/index.ts");
+
+switch (command) {
+  case "project": {
+    const { project } = await call("POST", "/api/projects", { name: values.name ?? "My fleet" });
+    console.log(`project ${project.id} (owner ${project.owner_address})`);
+    break;
+  }
+  case "token": {
+    const { token, secret } = await call("POST", "/api/tokens", {
+      project_id: values.project,
+      name: values.name ?? "cli",
+    });
+    console.log(`token ${token.id}; secret (shown once): ${secret}`);
+    break;
+  }
+  case "delegate": {
+    const { buildDelegation } = await agentLib();
+    const principal = signerFor(values.wif);
+    const agent = signerFor(values["agent-wif"]);
+    const now = Date.now();
+    const built = await buildDelegation(
+      {
+        principal: principal.address,
+        agent: agent.address,
+        scopes: [values.scope],
+        bond: null,
+        issued_at: iso(now - 60_000),
+        expires_at: iso(now + Number(values.hours) * 3_600_000),
+        nonce: randomBytes(16).toString("hex"),
+      },
+      principal.sign,
+    );
+    const { delegation } = await call("POST", "/api/delegations", {
+      project_id: values.project,
+      envelope: built.envelope,
+    });
+    console.log(
+      `delegation ${delegation.id}: ${delegation.principal_address} → ${delegation.agent_address} [${delegation.scopes}]`,
+    );
+    break;
+  }
+  case "act": {
+    const { buildAction } = await agentLib();
+    const agent = signerFor(values["agent-wif"]);
+    const content = `action by ${agent.address} at ${new Date().toISOString()}`;
+    const built = await buildAction(
+      {
+        address: agent.address,
+        content_hash: `sha256:${createHash("sha256").update(content).digest("hex")}`,
+        content_length: Buffer.byteLength(content),
+        content_mime: "text/markdown",
+        signed_at: iso(Date.now()),
+        delegation_id: values.delegation,
+        scope_exercised: values.scope,
+      },
+      agent.sign,
+    );
+    const { action } = await call("POST", "/api/actions", { project_id: values.project, envelope: built.envelope });
+    console.log(`action ${action.id} under ${action.delegation_id}`);
+    break;
+  }
+  case "revoke": {
+    const { buildRevocation } = await agentLib();
+    const principal = signerFor(values.wif);
+    const built = await buildRevocation(
+      {
+        address: principal.address,
+        delegation_id: values.delegation,
+        reason: values.reason,
+        signed_at: iso(Date.now()),
+      },
+      principal.sign,
+    );
+    const { revocation } = await call("POST", "/api/revocations", {
+      project_id: values.project,
+      envelope: built.envelope,
+    });
+    console.log(`revocation ${revocation.id}: ${revocation.delegation_id} is revoked`);
+    break;
+  }
+  case "export": {
+    const text = await call("GET", `/api/audit/export?project_id=${values.project}&format=${values.format}`);
+    const out = values.out ?? `${values.project}.${values.format}`;
+    writeFileSync(out, text);
+    console.log(`bundle saved to ${out}; check it offline: npm run verify-bundle -- ${out}`);
+    break;
+  }
+  default:
+    console.error("commands: project, token, delegate, act, revoke, export (see the header of scripts/fleet.mjs)");
+    process.exit(2);
+}

@@ -62,6 +62,7 @@ publicRoutes.openapi(
     method: "get",
     path: "/api/webhook-events",
     summary: "The webhook event types",
+    middleware: [routeLimit("webhook-events")],
     responses: {
       200: json(
         z.object({ ok: z.literal(true), events: z.array(z.object({ type: z.string(), description: z.string() })) }),

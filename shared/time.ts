@@ -18,3 +18,30 @@ export function isoSeconds(epochMs: number): string {
 export function epochSeconds(epochMs: number): number {
   return Math.floor(epochMs / SECOND);
 }
+
+/**
+ * Epoch ms of the UTC instant named by `match` (groups 1-6: year, month, day, hour, minute, second; group 7: an
+ * optional decimal fraction of a second), or undefined for a date Date would roll over (Feb 30 → Mar 2).
+ */
+export function utcInstant(match: RegExpExecArray): number | undefined {
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // setUTCFullYear, not Date.UTC: Date.UTC would shift years 0-99 to 1900-1999.
+  const back = new Date(0);
+  back.setUTCFullYear(year, month - 1, day);
+  back.setUTCHours(hour, minute, second, Number((match[7] ?? "").padEnd(3, "0").slice(0, 3)));
+  const real =
+    back.getUTCFullYear() === year &&
+    back.getUTCMonth() === month - 1 &&
+    back.getUTCDate() === day &&
+    back.getUTCHours() === hour &&
+    back.getUTCMinutes() === minute &&
+    back.getUTCSeconds() === second;
+  return real ? back.getTime() : undefined;
+}

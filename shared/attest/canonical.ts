@@ -1,5 +1,6 @@
 // The OC Attest v1 canonical message (oc-wire-formats §1.1, §1.3): its literals and grammar, and the builder
 // that renders it byte for byte as the reference SDK does. The strict parser is in parse.ts.
+import { utcInstant } from "../time";
 import { AttestBuildError } from "./build-error";
 import { formatIdentities, type Identity } from "./identities";
 
@@ -29,27 +30,7 @@ const UTC_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{
 /** RFC 3339 date-time in UTC (`Z`), any fraction up to nanoseconds → epoch ms; undefined if not a real instant. */
 export function parseUtcTimestamp(value: string): number | undefined {
   const match = UTC_TIMESTAMP.exec(value);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, Number((match[7] ?? "").padEnd(3, "0").slice(0, 3)));
-  // Date rolls over out-of-range fields (Feb 30 → Mar 2); a real instant survives the round trip.
-  const real =
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day &&
-    date.getUTCHours() === hour &&
-    date.getUTCMinutes() === minute &&
-    date.getUTCSeconds() === second;
-  return real ? date.getTime() : undefined;
+  return match ? utcInstant(match) : undefined;
 }
 
 export type ExtensionValue = string | number | bigint | null | undefined;

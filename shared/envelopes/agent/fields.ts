@@ -1,5 +1,6 @@
 // Field readers for the hand-written envelope shape checks: each returns the typed value or throws a Refusal
 // (`invalid_body`, E_MALFORMED unless told) naming the JSON path, so a parser reads top to bottom.
+import { utcInstant } from "../../time";
 import { type OcErrorCode, refusal } from "./codes";
 
 export type JsonRecord = Record<string, unknown>;
@@ -75,27 +76,8 @@ export function array(obj: JsonRecord, key: string, path: string, code?: OcError
 
 /** ISO 8601 UTC with `Z` and optional fraction; rejects impossible dates (2026-02-30) that Date would roll over. */
 export function isoMillis(value: string): number | null {
-  const m = ISO_UTC.exec(value);
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const millis = Number((m[7] ?? "").padEnd(3, "0").slice(0, 3));
-  const epoch = Date.UTC(year, month - 1, day, hour, minute, second, millis);
-  const back = new Date(epoch);
-  const same =
-    back.getUTCFullYear() === year &&
-    back.getUTCMonth() === month - 1 &&
-    back.getUTCDate() === day &&
-    back.getUTCHours() === hour &&
-    back.getUTCMinutes() === minute &&
-    back.getUTCSeconds() === second;
-  return same ? epoch : null;
+  const match = ISO_UTC.exec(value);
+  return (match && utcInstant(match)) ?? null;
 }
 
 export function timestamp(obj: JsonRecord, key: string, path: string): string {

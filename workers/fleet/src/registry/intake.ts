@@ -2,7 +2,7 @@
 // envelope's bytes exactly as sent, and the session address that rules 4 and 8 compare against.
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { AppError } from "../../../../shared/errors";
+import { AppError, type Reason } from "../../../../shared/errors";
 import { rawMember } from "../../../../shared/http/raw-json";
 import { type Access, atLeast, projectAccess } from "../access";
 import type { FleetEnv } from "../env";
@@ -11,6 +11,20 @@ import { ProjectId } from "../schemas";
 export const RegistrationBody = z
   .strictObject({ project_id: ProjectId, envelope: z.record(z.string(), z.unknown()) })
   .openapi("RegistrationRequest");
+
+/** The reasons every registration route can answer with (the OpenAPI description lists them per route). */
+export const REGISTRATION_ERRORS: Reason[] = [
+  "invalid_body",
+  "malformed_json",
+  "canonicalization_failed",
+  "id_mismatch",
+  "malformed_signature",
+  "envelope_signature_invalid",
+  "unauthenticated",
+  "not_found",
+  "already_registered",
+  "rate_limited",
+];
 
 export interface Intake {
   access: Access;

@@ -25,7 +25,7 @@ import { errorResponses, json } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
-import { intake, RegistrationBody, refuse } from "../registry/intake";
+import { intake, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
 import { findEnvelope, register } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { ProjectId } from "../schemas";
@@ -33,19 +33,7 @@ import { ProjectId } from "../schemas";
 export const agentRoutes = routeGroup<FleetEnv>();
 const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const GRANT_KINDS = ["delegation", "subdelegation"] as const;
-const COMMON: Reason[] = [
-  "invalid_body",
-  "malformed_json",
-  "canonicalization_failed",
-  "id_mismatch",
-  "malformed_signature",
-  "envelope_signature_invalid",
-  "unauthenticated",
-  "role_forbidden",
-  "not_found",
-  "already_registered",
-  "rate_limited",
-];
+const COMMON: Reason[] = [...REGISTRATION_ERRORS, "role_forbidden"];
 
 /** A stored delegation or sub-delegation, parsed again from its bytes, with its status now (DECISIONS 18). */
 async function loadGrant(db: Db, projectId: string, id: string, missing: Reason) {

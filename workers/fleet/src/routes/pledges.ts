@@ -10,38 +10,29 @@ import {
   checkOutcome,
   checkPledgeDelegation,
   flatFields,
+  type ParsedAbandonment,
+  type ParsedOutcome,
   type PledgeEnvelope,
   type PledgeStatus,
   parseAbandonmentEnvelope,
   parseOutcomeEnvelope,
   parsePledgeEnvelope,
+  type RuleCheck,
   verifyPledgeSignature,
 } from "../../../../shared/envelopes/pledge";
-import { AppError, type Reason } from "../../../../shared/errors";
+import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
-import { intake, RegistrationBody, refuse } from "../registry/intake";
-import { findEnvelope, register } from "../registry/store";
+import { intake, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
+import { findEnvelope, type NewEnvelope, register } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { Address } from "../schemas";
 
 export const pledgeRoutes = routeGroup<FleetEnv>();
 const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const PledgeId = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex") });
-const COMMON: Reason[] = [
-  "invalid_body",
-  "malformed_json",
-  "canonicalization_failed",
-  "id_mismatch",
-  "malformed_signature",
-  "envelope_signature_invalid",
-  "unauthenticated",
-  "not_found",
-  "already_registered",
-  "rate_limited",
-];
 
 function checked(result: { ok: true } | { ok: false; reason: string; detail: string }) {
   if (!result.ok) refuse(result);
@@ -57,7 +48,7 @@ pledgeRoutes.openapi(
     responses: {
       201: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord }), "Registered"),
       ...errorResponses(
-        ...COMMON,
+        ...REGISTRATION_ERRORS,
         "delegation_not_found",
         "delegation_inactive",
         "agent_must_match_delegation",
@@ -173,6 +164,37 @@ const statusUpdate = (c: Context<FleetEnv>, projectId: string, pledgeId: string,
       ),
     );
 
+/**
+ * An outcome or an abandonment: parse, find the pending pledge it cites (in the path too, for the nested form),
+ * verify the signature, apply the state rule, then store it with its event and the pledge's new status at once.
+ */
+async function resolvePledge<P extends ParsedOutcome | ParsedAbandonment>(
+  c: Context<FleetEnv>,
+  inPath: boolean,
+  steps: {
+    parse: (json: unknown) => Promise<P | { ok: false; reason: string; detail: string }>;
+    check: (parsed: P, pledge: PledgeEnvelope, status: PledgeStatus, now: number) => RuleCheck;
+    row: (parsed: P) => Omit<NewEnvelope, "projectId" | "body" | "id">;
+    event: string;
+  },
+) {
+  const input = (c.req.valid as (t: "json") => { project_id: string; envelope: Record<string, unknown> })("json");
+  const { access, raw } = await intake(c, input.project_id);
+  const parsed = await steps.parse(input.envelope);
+  if (!parsed.ok) refuse(parsed);
+  const pledgeId = parsed.envelope.pledge_id;
+  const cited = await citedPledge(c, input.project_id, pledgeId, inPath ? c.req.param("id") : undefined);
+  checked(verifyPledgeSignature(parsed));
+  const next = steps.check(parsed, cited.pledge, cited.status, Date.now());
+  if (!next.ok) refuse(next);
+  return register(
+    access.db,
+    { ...steps.row(parsed), projectId: input.project_id, id: parsed.id, body: raw, pledgeId },
+    steps.event,
+    [statusUpdate(c, input.project_id, pledgeId, next.status)],
+  );
+}
+
 for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as const) {
   const inPath = path.includes("{id}");
   pledgeRoutes.openapi(
@@ -188,7 +210,7 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
           "Registered; the pledge took this outcome",
         ),
         ...errorResponses(
-          ...COMMON,
+          ...REGISTRATION_ERRORS,
           "pledge_not_pending",
           "pledge_expired",
           "pledge_not_expired",
@@ -197,35 +219,15 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
       },
     }),
     async (c) => {
-      const input = (c.req.valid as (t: "json") => { project_id: string; envelope: Record<string, unknown> })("json");
-      const { access, raw } = await intake(c, input.project_id);
-      const parsed = await parseOutcomeEnvelope(input.envelope);
-      if (!parsed.ok) refuse(parsed);
-      const cited = await citedPledge(
-        c,
-        input.project_id,
-        parsed.envelope.pledge_id,
-        inPath ? c.req.param("id") : undefined,
-      );
-      checked(verifyPledgeSignature(parsed));
-      const next = checkOutcome(parsed, cited.pledge, cited.status, Date.now());
-      if (!next.ok) refuse(next);
-      const o = flatFields(parsed);
-      const row = await register(
-        access.db,
-        {
-          projectId: input.project_id,
-          id: parsed.id,
-          kind: "outcome",
-          body: raw,
-          pledgeId: o.pledge_id,
-          outcome: o.outcome,
-          signerAddress: o.resolved_by,
-          signedAt: o.resolved_at,
+      const row = await resolvePledge(c, inPath, {
+        parse: parseOutcomeEnvelope,
+        check: checkOutcome,
+        row: (parsed) => {
+          const o = flatFields(parsed);
+          return { kind: "outcome", outcome: o.outcome, signerAddress: o.resolved_by, signedAt: o.resolved_at };
         },
-        "pledge.outcome",
-        [statusUpdate(c, input.project_id, o.pledge_id, next.status)],
-      );
+        event: "pledge.outcome",
+      });
       return c.json({ ok: true as const, outcome: envelopeView(row) }, 201);
     },
   );
@@ -245,39 +247,19 @@ for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as 
           z.object({ ok: z.literal(true), abandonment: EnvelopeRecord }),
           "Registered; the pledge is abandoned",
         ),
-        ...errorResponses(...COMMON, "pledge_not_pending", "pledge_expired", "signer_must_be_swearer"),
+        ...errorResponses(...REGISTRATION_ERRORS, "pledge_not_pending", "pledge_expired", "signer_must_be_swearer"),
       },
     }),
     async (c) => {
-      const input = (c.req.valid as (t: "json") => { project_id: string; envelope: Record<string, unknown> })("json");
-      const { access, raw } = await intake(c, input.project_id);
-      const parsed = await parseAbandonmentEnvelope(input.envelope);
-      if (!parsed.ok) refuse(parsed);
-      const cited = await citedPledge(
-        c,
-        input.project_id,
-        parsed.envelope.pledge_id,
-        inPath ? c.req.param("id") : undefined,
-      );
-      checked(verifyPledgeSignature(parsed));
-      const next = checkAbandonment(parsed, cited.pledge, cited.status, Date.now());
-      if (!next.ok) refuse(next);
-      const a = flatFields(parsed);
-      const row = await register(
-        access.db,
-        {
-          projectId: input.project_id,
-          id: parsed.id,
-          kind: "abandonment",
-          body: raw,
-          pledgeId: a.pledge_id,
-          signerAddress: a.signer_address,
-          reason: a.reason,
-          signedAt: a.abandoned_at,
+      const row = await resolvePledge(c, inPath, {
+        parse: parseAbandonmentEnvelope,
+        check: checkAbandonment,
+        row: (parsed) => {
+          const a = flatFields(parsed);
+          return { kind: "abandonment", signerAddress: a.signer_address, reason: a.reason, signedAt: a.abandoned_at };
         },
-        "pledge.abandoned",
-        [statusUpdate(c, input.project_id, a.pledge_id, next.status)],
-      );
+        event: "pledge.abandoned",
+      });
       return c.json({ ok: true as const, abandonment: envelopeView(row) }, 201);
     },
   );

@@ -8,6 +8,7 @@ import { generateSigningJwk } from "./scripts/dev-keys.mjs";
 import { signedAttestations } from "./test/harness/attestations";
 import { startEsplora } from "./test/harness/esplora-server.mjs";
 import { startRelay } from "./test/harness/nostr-relay.mjs";
+import { startReceiver } from "./test/harness/webhook-receiver.mjs";
 
 const root = import.meta.dirname;
 const COMPATIBILITY_DATE = "2026-05-01";
@@ -40,8 +41,14 @@ export default defineConfig(async () => {
     TEST_ATTESTATIONS: JSON.stringify(signedAttestations()),
   };
   const { d: _signingSecret, ...signingPublic } = signingKey;
+  // A webhook receiver on loopback that verifies deliveries with the stock libraries.
+  const receiver = await startReceiver({ unref: true });
   const fleetBindings = {
     ...testBindings,
+    WEBHOOK_MASTER_KEY: "test-master-key-0123456789abcdef-0123456789",
+    WEBHOOK_ALLOW_LOOPBACK: "true",
+    CRON_SECRET: "test-cron-secret",
+    TEST_RECEIVER: receiver.url,
     AUTH_PUBLIC_KEYS: JSON.stringify([signingPublic, retiredPublic]),
     FLEET_SIGNING_KEY: JSON.stringify(fleetKey),
   };

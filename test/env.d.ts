@@ -13,6 +13,11 @@ declare global {
       ESPLORA_URL?: string;
       /** fleet project: its audit-signing key. */
       FLEET_SIGNING_KEY?: string;
+      /** fleet project: the loopback webhook receiver (test/harness/webhook-receiver.mjs). */
+      TEST_RECEIVER?: string;
+      WEBHOOK_DISPATCHER: DurableObjectNamespace<
+        import("../workers/fleet/src/durable-objects/webhook-dispatcher").WebhookDispatcher
+      >;
       NOSTR_RELAYS?: string;
     }
   }

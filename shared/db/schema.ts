@@ -180,6 +180,8 @@ export const outbox = sqliteTable(
     eventType: text("event_type").notNull(),
     envelopeId: text("envelope_id"),
     payload: text("payload").notNull(), // the delivery body, JSON
+    /** Set for an event meant for one endpoint only (test.ping). */
+    endpointId: text("endpoint_id"),
     createdAt: integer("created_at").notNull(),
     fannedOutAt: integer("fanned_out_at"),
   },
@@ -199,4 +201,49 @@ export const auditBundles = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("audit_bundles_project").on(t.projectId, t.createdAt)],
+);
+
+/** Webhook endpoints; the signing secret is stored sealed with WEBHOOK_MASTER_KEY (DECISIONS 14). */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(), // whe_<24 hex>
+    projectId: text("project_id").notNull(),
+    url: text("url").notNull(),
+    eventTypes: text("event_types").notNull(), // JSON array of open strings
+    active: integer("active", { mode: "boolean" }).notNull(),
+    secretSealed: text("secret_sealed").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_project").on(t.projectId)],
+);
+
+/**
+ * One row per event fan-out to one endpoint (unique on the pair, so a fan-out is never doubled); each attempt
+ * updates it. The idempotency key is stable across attempts and differs across endpoints.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(), // whd_<24 hex>
+    projectId: text("project_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    state: text("state").notNull(), // pending | in_flight | succeeded | failed
+    attemptCount: integer("attempt_count").notNull(),
+    statusCode: integer("status_code"),
+    errorMessage: text("error_message"),
+    nextRetryAt: integer("next_retry_at"),
+    succeededAt: integer("succeeded_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint").on(t.eventId, t.endpointId),
+    index("webhook_deliveries_due").on(t.endpointId, t.state, t.nextRetryAt),
+    index("webhook_deliveries_project").on(t.projectId, t.createdAt),
+  ],
 );

@@ -10,18 +10,22 @@ import type { FleetEnv } from "./env";
 import { adminLogRoutes } from "./routes/admin-log";
 import { agentRoutes } from "./routes/agent-envelopes";
 import { auditRoutes } from "./routes/audit";
+import { cronRoutes } from "./routes/cron";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { memberRoutes } from "./routes/members";
 import { pledgeRoutes } from "./routes/pledges";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
 import { tokenRoutes } from "./routes/tokens";
+import { webhookRoutes } from "./routes/webhooks";
+import { dispatchAfterWrite } from "./webhooks/after-write";
 
 export const app = new OpenAPIHono<FleetEnv>();
 
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
 app.use("/api/*", identifyCaller);
+app.use("/api/*", dispatchAfterWrite);
 for (const group of [
   publicRoutes,
   projectRoutes,
@@ -32,6 +36,8 @@ for (const group of [
   agentRoutes,
   pledgeRoutes,
   envelopeReadRoutes,
+  webhookRoutes,
+  cronRoutes,
 ]) {
   app.route("/", group);
 }

@@ -1,11 +1,20 @@
 // The fleet worker's bindings and per-request variables.
 import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
 import type { Caller } from "./caller";
+import type { WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
 
 export interface FleetBindings {
   DB: D1Database;
   KV: KVNamespace;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One dispatcher per webhook endpoint (its alarm sends and retries deliveries). */
+  WEBHOOK_DISPATCHER: DurableObjectNamespace<WebhookDispatcher>;
+  /** Secret: seals webhook signing secrets; unset → 503 webhook_master_key_unset on endpoint creation. */
+  WEBHOOK_MASTER_KEY?: string;
+  /** "true" only in local dev and tests: lets endpoints on 127.0.0.1 receive deliveries over http. */
+  WEBHOOK_ALLOW_LOOPBACK?: string;
+  /** Secret guarding the reconciler route; unset → 503 cron_secret_unset. */
+  CRON_SECRET?: string;
   /** The auth worker: /api/auth/* on the fleet host is answered there, and its JWKS verifies cookies. */
   AUTH: Fetcher;
   /** The auth host's origin: the issuer of the session tokens accepted here. */

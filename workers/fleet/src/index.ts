@@ -1,6 +1,14 @@
-// Fleet worker entry: the fetch handler and the Durable Object classes it binds.
+// Fleet worker entry: the fetch handler, the cron reconciler and the Durable Object classes it binds.
 import { app } from "./app";
+import { reconcile } from "./cron";
+import type { FleetBindings } from "./env";
 
 export { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
+export { WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
 
-export default { fetch: app.fetch } satisfies ExportedHandler<import("./env").FleetBindings>;
+export default {
+  fetch: app.fetch,
+  scheduled(_controller, env, ctx) {
+    ctx.waitUntil(reconcile(env).then((report) => console.log("reconciled", report)));
+  },
+} satisfies ExportedHandler<FleetBindings>;

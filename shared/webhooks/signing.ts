@@ -1,0 +1,133 @@
+// Delivery headers and signatures (service-spec "Delivery headers"; DECISIONS 15): X-Service-* signed GitHub-style
+// with the whole secret string, Standard Webhooks `webhook-*` signed with the base64-decoded secret bytes.
+import { base64, hex } from "@scure/base";
+import { sha256Hex, utf8 } from "../crypto/digest";
+import { secretKeyBytes } from "./secrets";
+
+export interface DeliveryInput {
+  secret: string;
+  /** The raw JSON text sent as the body, byte for byte: receivers sign what they receive, not a re-serialisation. */
+  body: string;
+  eventType: string;
+  /** Opaque id of this attempt. */
+  deliveryId: string;
+  /** Stable per event fanout and endpoint across attempts; also the Standard Webhooks `webhook-id`. */
+  idempotencyKey: string;
+  /** 1-based. */
+  attempt: number;
+  /** An operator-triggered retry. */
+  manual: boolean;
+  /** Send time in ms: sign each attempt when it goes out, never at enqueue (a retry 8 h later needs a fresh stamp). */
+  now: number;
+}
+
+export type SignatureCheck =
+  | { ok: true }
+  | { ok: false; reason: "missing_signature" | "invalid_signature"; detail: string };
+
+export const STANDARD_TOLERANCE_SECONDS = 300;
+
+export async function deliveryHeaders(input: DeliveryInput): Promise<Record<string, string>> {
+  const { secret, body, attempt, idempotencyKey } = input;
+  if (!Number.isInteger(attempt) || attempt < 1)
+    throw new RangeError(`attempt must be an integer >= 1, got ${attempt}`);
+  // Standard Webhooks signs "{id}.{timestamp}.{body}": a dot in the id would make that ambiguous.
+  if (!/^[^\s.]+$/.test(idempotencyKey))
+    throw new TypeError("idempotencyKey must be non-empty, without dots or spaces");
+  const timestamp = String(Math.floor(input.now / 1000));
+  const bodyBytes = utf8(body);
+  const [payloadSha, serviceSig, standardSig] = await Promise.all([
+    sha256Hex(bodyBytes),
+    hmacSha256(utf8(secret), bodyBytes),
+    hmacSha256(secretKeyBytes(secret), utf8(`${idempotencyKey}.${timestamp}.${body}`)),
+  ]);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "X-Service-Event": input.eventType,
+    "X-Service-Delivery": input.deliveryId,
+    "X-Service-Idempotency-Key": idempotencyKey,
+    "X-Service-Payload-SHA256": payloadSha,
+    "X-Service-Signature": `sha256=${hex.encode(serviceSig)}`,
+  };
+  if (attempt > 1) {
+    headers["X-Service-Attempt"] = String(attempt);
+    headers["X-Service-Redelivery"] = "true";
+  }
+  if (input.manual) headers["X-Service-Manual-Retry"] = "true";
+  headers["webhook-id"] = idempotencyKey;
+  headers["webhook-timestamp"] = timestamp;
+  headers["webhook-signature"] = `v1,${base64.encode(standardSig)}`;
+  return headers;
+}
+
+/** Checks `X-Service-Signature: sha256=<hex>` over the raw body, keyed by the whole secret string. */
+export async function verifyServiceSignature(
+  secret: string,
+  body: string,
+  header: string | null | undefined,
+): Promise<SignatureCheck> {
+  if (!header) return fail("missing_signature", "no X-Service-Signature header");
+  const match = /^sha256=([0-9a-f]{64})$/i.exec(header.trim());
+  if (!match?.[1]) return fail("invalid_signature", "X-Service-Signature is not sha256=<64 hex>");
+  const ok = await hmacSha256Verify(utf8(secret), hex.decode(match[1].toLowerCase()), utf8(body));
+  return ok ? { ok: true } : fail("invalid_signature", "signature does not match the body");
+}
+
+/**
+ * Checks the Standard Webhooks headers as the reference library does: any `v1,` entry of the space-separated
+ * list may match, other versions are ignored, and the timestamp must lie within ±toleranceSeconds of `now` (ms).
+ */
+export async function verifyStandardSignature(
+  secret: string,
+  headers: Headers | Record<string, string | undefined>,
+  body: string,
+  now: number,
+  toleranceSeconds = STANDARD_TOLERANCE_SECONDS,
+): Promise<SignatureCheck> {
+  const id = readHeader(headers, "webhook-id");
+  const timestamp = readHeader(headers, "webhook-timestamp");
+  const signature = readHeader(headers, "webhook-signature");
+  if (!id || !timestamp || !signature) return fail("missing_signature", "webhook-id, -timestamp and -signature needed");
+  if (!/^\d+$/.test(timestamp)) return fail("invalid_signature", "webhook-timestamp is not unix seconds");
+  if (Math.abs(Math.floor(now / 1000) - Number(timestamp)) > toleranceSeconds) {
+    return fail("invalid_signature", "webhook-timestamp is outside the tolerance");
+  }
+  const key = secretKeyBytes(secret);
+  const signed = utf8(`${id}.${timestamp}.${body}`);
+  for (const entry of signature.split(" ")) {
+    const [version, value] = entry.split(",");
+    if (version !== "v1" || !value) continue;
+    const mac = decodeBase64OrNull(value);
+    if (mac && (await hmacSha256Verify(key, mac, signed))) return { ok: true };
+  }
+  return fail("invalid_signature", "no v1 signature matches");
+}
+
+async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, data));
+}
+
+/** WebCrypto's HMAC verify compares in constant time (CRYPTO_memcmp in both workerd and Node). */
+async function hmacSha256Verify(key: Uint8Array, mac: Uint8Array, data: Uint8Array): Promise<boolean> {
+  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  return crypto.subtle.verify("HMAC", cryptoKey, mac, data);
+}
+
+function readHeader(headers: Headers | Record<string, string | undefined>, name: string): string | undefined {
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
+
+function decodeBase64OrNull(text: string): Uint8Array | null {
+  try {
+    return base64.decode(text);
+  } catch {
+    return null;
+  }
+}
+
+function fail(reason: "missing_signature" | "invalid_signature", detail: string): SignatureCheck {
+  return { ok: false, reason, detail };
+}

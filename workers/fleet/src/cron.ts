@@ -1,0 +1,76 @@
+// The periodic reconciler (Cron Trigger, and POST /api/cron/reconcile with CRON_SECRET): pending pledges past
+// expires_at resolve to the deterministic expired_unresolved outcome (same pledge → same outcome id, so a second
+// or concurrent run registers nothing twice), pending events are fanned out, and every endpoint with due
+// deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04).
+import { and, eq } from "drizzle-orm";
+import { type Db, orm } from "../../../shared/db/client";
+import { envelopes } from "../../../shared/db/schema";
+import { expiredUnresolvedOutcome, isExpiryDue, type PledgeEnvelope } from "../../../shared/envelopes/pledge";
+import { AppError } from "../../../shared/errors";
+import type { FleetBindings } from "./env";
+import { register } from "./registry/store";
+import { dispatch, endpointsWithDueWork, kickEndpoints } from "./webhooks/dispatch";
+
+/** Pending pledges looked at per run; a backlog resolves over successive runs. */
+export const RECONCILE_BATCH = 200;
+
+export interface ReconcileReport {
+  expired: number;
+  rearmed: number;
+}
+
+async function expirePledges(db: Db, now: number): Promise<number> {
+  const pending = await db
+    .select()
+    .from(envelopes)
+    .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.status, "pending")))
+    .limit(RECONCILE_BATCH);
+  let expired = 0;
+  for (const row of pending) {
+    const pledge = JSON.parse(row.body) as PledgeEnvelope;
+    if (!isExpiryDue(pledge, "pending", now)) continue;
+    const outcome = await expiredUnresolvedOutcome(pledge);
+    try {
+      await register(
+        db,
+        {
+          projectId: row.projectId,
+          id: outcome.id,
+          kind: "outcome",
+          body: outcome.canonicalJson,
+          pledgeId: pledge.id,
+          outcome: "expired_unresolved",
+          signerAddress: "deterministic",
+          signedAt: outcome.envelope.resolved_at,
+        },
+        "pledge.outcome",
+        [
+          db
+            .update(envelopes)
+            .set({ status: "expired_unresolved" })
+            .where(
+              and(
+                eq(envelopes.projectId, row.projectId),
+                eq(envelopes.id, pledge.id),
+                eq(envelopes.kind, "pledge"),
+                eq(envelopes.status, "pending"),
+              ),
+            ),
+        ],
+      );
+      expired += 1;
+    } catch (err) {
+      // Another run (or an earlier one) registered this very outcome: nothing to do.
+      if (!(err instanceof AppError && err.reason === "already_registered")) throw err;
+    }
+  }
+  return expired;
+}
+
+export async function reconcile(env: FleetBindings, now = Date.now()): Promise<ReconcileReport> {
+  const expired = await expirePledges(orm(env.DB), now);
+  await dispatch(env);
+  const due = await endpointsWithDueWork(env, now);
+  await kickEndpoints(env, due);
+  return { expired, rearmed: due.length };
+}

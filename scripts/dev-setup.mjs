@@ -1,6 +1,7 @@
 // First-start setup for local dev: writes .dev.vars with a fresh signing key (kept across starts), and the
 // per-worker copies wrangler reads, merged with any configured variable found in this process's environment
 // (so `ESPLORA_URL=http://127.0.0.1:3002 npm start` reaches the workers, DECISIONS 27).
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { generateSigningJwk } from "./dev-keys.mjs";
@@ -75,10 +76,12 @@ export function setupDevVars() {
   const base = parseVars(readFileSync(rootVars, "utf8").split(MARKER)[0] ?? "");
   // Keys added by later versions are generated once and kept like the first.
   base.FLEET_SIGNING_KEY ??= JSON.stringify(generateSigningJwk());
+  base.WEBHOOK_MASTER_KEY ??= randomBytes(32).toString("base64url");
+  base.CRON_SECRET ??= randomBytes(24).toString("base64url");
   const passed = Object.fromEntries(
     PASS_THROUGH.filter((key) => process.env[key]).map((key) => [key, process.env[key]]),
   );
-  const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, ...shared } = { ...base, ...passed };
+  const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, WEBHOOK_MASTER_KEY, CRON_SECRET, ...shared } = { ...base, ...passed };
   // wrangler reads .dev.vars beside each worker's config: the root one is the auth worker's, and it also keeps
   // the base secrets. Each worker gets only the keys it uses.
   const published = JSON.stringify([publicOf(FLEET_SIGNING_KEY)]);
@@ -89,7 +92,13 @@ export function setupDevVars() {
   );
   const perWorker = {
     verify: shared,
-    fleet: { ...shared, FLEET_SIGNING_KEY, AUTH_PUBLIC_KEYS: JSON.stringify([publicOf(AUTH_SIGNING_KEY)]) },
+    fleet: {
+      ...shared,
+      FLEET_SIGNING_KEY,
+      WEBHOOK_MASTER_KEY,
+      CRON_SECRET,
+      AUTH_PUBLIC_KEYS: JSON.stringify([publicOf(AUTH_SIGNING_KEY)]),
+    },
   };
   for (const [worker, vars] of Object.entries(perWorker)) {
     writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(vars), { mode: 0o600 });

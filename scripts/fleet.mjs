@@ -9,6 +9,9 @@
 //   npm run fleet -- act --project proj_… --delegation <id> --agent-wif <agent WIF> [--scope "…"]
 //   npm run fleet -- revoke --project proj_… --delegation <id> --wif <principal WIF> [--reason "…"]
 //   npm run fleet -- export --project proj_… [--format ndjson|json|csv] [--out bundle.ndjson]
+//   npm run fleet -- hook --project proj_… --url http://127.0.0.1:8790/ok/demo [--events delegation.registered,…]
+//   npm run fleet -- deliveries --project proj_…
+//   npm run fleet -- reconcile            (the cron reconciler, with CRON_SECRET from .dev.vars)
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -34,6 +37,12 @@ const { values } = parseArgs({
     reason: { type: "string", default: "" },
     format: { type: "string", default: "ndjson" },
     out: { type: "string" },
+    url: { type: "string" },
+    events: {
+      type: "string",
+      default:
+        "delegation.registered,action.registered,revocation.registered,subdelegation.registered,pledge.registered,pledge.outcome,pledge.abandoned",
+    },
   },
 });
 
@@ -151,7 +160,36 @@ switch (command) {
     console.log(`bundle saved to ${out}; check it offline: npm run verify-bundle -- ${out}`);
     break;
   }
+  case "hook": {
+    const { endpoint, secret } = await call("POST", "/api/webhooks/endpoints", {
+      project_id: values.project,
+      url: values.url,
+      event_types: values.events.split(","),
+    });
+    console.log(`endpoint ${endpoint.id} → ${endpoint.url}\nsigning secret (shown once): ${secret}`);
+    break;
+  }
+  case "deliveries": {
+    const { deliveries } = await call("GET", `/api/webhooks/deliveries?project_id=${values.project}`);
+    for (const d of deliveries) {
+      console.log(
+        `${d.id} ${d.event_type} ${d.state} attempts=${d.attempt_count} status=${d.status_code ?? "-"} next=${d.next_retry_at ?? "-"} ${d.error_message ?? ""}`,
+      );
+    }
+    break;
+  }
+  case "reconcile": {
+    const secret = /^CRON_SECRET='?([^'\n]*)'?$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1];
+    const res = await fetch(`${values.base}/api/cron/reconcile`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    console.log(`reconcile → ${res.status}`, await res.json());
+    break;
+  }
   default:
-    console.error("commands: project, token, delegate, act, revoke, export (see the header of scripts/fleet.mjs)");
+    console.error(
+      "commands: project, token, delegate, act, revoke, export, hook, deliveries, reconcile (see scripts/fleet.mjs)",
+    );
     process.exit(2);
 }

@@ -8,6 +8,7 @@ import { generateSigningJwk } from "./scripts/dev-keys.mjs";
 import { signedAttestations } from "./test/harness/attestations";
 import { startEsplora } from "./test/harness/esplora-server.mjs";
 import { startRelay } from "./test/harness/nostr-relay.mjs";
+import { startOidc } from "./test/harness/oidc-server.mjs";
 import { startReceiver } from "./test/harness/webhook-receiver.mjs";
 
 const root = import.meta.dirname;
@@ -21,7 +22,25 @@ export default defineConfig(async () => {
   // The fleet's own key (audit bundles), published in the auth host's JWKS beside the session keys.
   const fleetKey = generateSigningJwk();
   const { d: _fleetSecret, ...fleetPublic } = fleetKey;
+  // A real local OpenID Connect provider: the generic OIDC provider, and GitHub and Google pointed at it.
+  const oidc = await startOidc({ unref: true });
+  const providerBindings = {
+    OIDC_ISSUER: oidc.issuer,
+    OIDC_CLIENT_ID: "test-oidc-client",
+    OIDC_CLIENT_SECRET: "test-oidc-secret",
+    OIDC_LABEL: "Local OIDC",
+    GOOGLE_CLIENT_ID: "test-google-client",
+    GOOGLE_CLIENT_SECRET: "test-google-secret",
+    GOOGLE_ISSUER: oidc.issuer,
+    GITHUB_CLIENT_ID: "test-github-client",
+    GITHUB_CLIENT_SECRET: "test-github-secret",
+    GITHUB_AUTHORIZE_URL: `${oidc.issuer}/authorize`,
+    GITHUB_TOKEN_URL: `${oidc.issuer}/token`,
+    GITHUB_USER_URL: `${oidc.issuer}/userinfo`,
+    EMAIL_CODE_KEY: "test-email-code-key-0123456789abcdef",
+  };
   const testBindings = {
+    ...providerBindings,
     TEST_MIGRATIONS: migrations,
     AUTH_SIGNING_KEY: JSON.stringify(signingKey),
     AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),

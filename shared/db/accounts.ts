@@ -30,32 +30,52 @@ export async function accountByDid(db: Db, didOc: string): Promise<AccountRow | 
   return db.select().from(accounts).where(eq(accounts.didOc, didOc)).get();
 }
 
-/** Finds the account holding a Bitcoin address, creating it on first sign-in. */
-export async function findOrCreateBtcAccount(db: Db, address: string, now: number): Promise<AccountRow> {
-  const existing = await accountByIdentity(db, "btc", address);
+/**
+ * Finds the account holding a sign-in identity (a Bitcoin address, an email, a provider subject), creating it on
+ * first sign-in. Accounts minted by email or a provider are held by the service: no signing key is handed out.
+ */
+export async function findOrCreateAccount(
+  db: Db,
+  identity: { kind: string; value: string },
+  profile: { primaryBtc?: string | null; displayName?: string | null; displayIdentityKind: DisplayIdentityKind },
+  now: number,
+): Promise<AccountRow> {
+  const existing = await accountByIdentity(db, identity.kind, identity.value);
   if (existing) return existing;
   const id = randomHex(16);
   const row: AccountRow = {
     id,
     didOc: `did:oc:${id}`,
-    displayName: null,
-    primaryBtc: address,
-    displayIdentityKind: "btc",
+    displayName: profile.displayName ?? null,
+    primaryBtc: profile.primaryBtc ?? null,
+    displayIdentityKind: profile.displayIdentityKind,
     createdAt: now,
     updatedAt: now,
   };
   try {
     await db.batch([
       db.insert(accounts).values(row),
-      db.insert(accountIdentities).values({ kind: "btc", value: address, accountId: id, createdAt: now }),
+      db
+        .insert(accountIdentities)
+        .values({ kind: identity.kind, value: identity.value, accountId: id, createdAt: now }),
     ]);
     return row;
   } catch (err) {
-    // A concurrent first sign-in of the same address won the identity's primary key: use its account.
-    const winner = await accountByIdentity(db, "btc", address);
+    // A concurrent first sign-in of the same identity won its primary key: use that account.
+    const winner = await accountByIdentity(db, identity.kind, identity.value);
     if (winner) return winner;
     throw err;
   }
+}
+
+/** Finds the account holding a Bitcoin address, creating it on first sign-in. */
+export function findOrCreateBtcAccount(db: Db, address: string, now: number): Promise<AccountRow> {
+  return findOrCreateAccount(
+    db,
+    { kind: "btc", value: address },
+    { primaryBtc: address, displayIdentityKind: "btc" },
+    now,
+  );
 }
 
 /** The value shown for a display-identity kind, or undefined when the account has none of that kind. */

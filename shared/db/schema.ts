@@ -247,3 +247,56 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_project").on(t.projectId, t.createdAt),
   ],
 );
+
+// ---- auth host: email codes, OAuth, Connect ----
+
+/**
+ * One live email code per address, stored only as HMAC(EMAIL_CODE_KEY, email‖code) (DECISIONS 8). Failures are
+ * counted per address and survive a resend (better-auth #11162); they reset an hour after the first one.
+ */
+export const emailCodes = sqliteTable("email_codes", {
+  email: text("email").primaryKey(),
+  codeMac: text("code_mac").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  failures: integer("failures").notNull(),
+  failuresSince: integer("failures_since"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** OAuth authorization requests in flight: single use (deleted when the callback consumes them), 10 minutes. */
+export const oauthStates = sqliteTable(
+  "oauth_states",
+  {
+    state: text("state").primaryKey(),
+    provider: text("provider").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    nonce: text("nonce"),
+    returnTo: text("return_to").notNull(),
+    add: integer("add", { mode: "boolean" }).notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("oauth_states_expires").on(t.expiresAt)],
+);
+
+/** Connect apps: an integrator's app and the sha256 of its API key (shown once; rotation replaces it). */
+export const connectApps = sqliteTable("connect_apps", {
+  id: text("id").primaryKey(), // app_<24 hex>
+  ownerAccountId: text("owner_account_id").notNull(),
+  name: text("name").notNull(),
+  keyHash: text("key_hash").notNull().unique(),
+  createdAt: integer("created_at").notNull(),
+  rotatedAt: integer("rotated_at"),
+});
+
+/** Users an app provisioned: one did:oc per (app, user_id), so provisioning is idempotent. */
+export const connectUsers = sqliteTable(
+  "connect_users",
+  {
+    appId: text("app_id").notNull(),
+    userId: text("user_id").notNull(),
+    accountId: text("account_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId] })],
+);

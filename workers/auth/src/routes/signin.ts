@@ -1,50 +1,24 @@
 // POST /api/auth/signin: BIP-322 sign-in over an issued challenge; `add` joins the browser's roster.
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { checkSignedChallenge } from "../../../../shared/auth/challenge";
 import { sha256Hex } from "../../../../shared/crypto/digest";
 import { findOrCreateBtcAccount } from "../../../../shared/db/accounts";
 import { consumeChallenge } from "../../../../shared/db/challenges";
 import { orm } from "../../../../shared/db/client";
-import { deleteRoster, deleteSession, ROSTER_CAP, rosterMembers, signInSession } from "../../../../shared/db/sessions";
 import { AppError, type Reason } from "../../../../shared/errors";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { requireAddress, signinNetwork } from "../addresses";
+import { completeSignIn } from "../complete-sign-in";
 import type { AuthEnv } from "../env";
 import { AccountResult, AddQuery, errorResponses, json, SignInBody } from "../schemas";
-import { currentSession, setSessionCookie } from "../session-context";
 
 /** The purpose a sign-in challenge must carry. */
 export const SIGN_IN_PURPOSE = "login";
 
 export const signinRoutes = routeGroup<AuthEnv>();
-
-/**
- * The roster the new session joins: the current one when the account is already in it (re-authentication) or
- * when `add` is asked; otherwise a fresh one, and the previous roster is signed out (sign-in without `add`
- * behaves as a single-session host did: the browser ends up holding one account).
- */
-async function targetRoster(c: Context<AuthEnv>, accountId: string, add: boolean, now: number): Promise<string> {
-  const db = orm(c.env.DB);
-  const current = await currentSession(c, now);
-  if (!current) return crypto.randomUUID();
-  const rosterId = current.session.rosterId;
-  if (rosterId === null) {
-    await deleteSession(db, current.session.id); // a legacy single session cannot hold a roster
-    return crypto.randomUUID();
-  }
-  const members = await rosterMembers(db, rosterId, now);
-  if (members.some((m) => m.account.id === accountId)) return rosterId;
-  if (!add) {
-    await deleteRoster(db, rosterId);
-    return crypto.randomUUID();
-  }
-  if (members.length >= ROSTER_CAP) throw new AppError("roster_full", { detail: `at most ${ROSTER_CAP} accounts` });
-  return rosterId;
-}
 
 signinRoutes.openapi(
   createRoute({
@@ -109,9 +83,6 @@ signinRoutes.openapi(
     });
     if (!consumed) throw new AppError("challenge_unknown", { detail: "not issued here, expired, or already used" });
     const account = await findOrCreateBtcAccount(db, address, now);
-    const rosterId = await targetRoster(c, account.id, add, now);
-    const issued = await signInSession(db, { accountId: account.id, rosterId, now });
-    const view = await setSessionCookie(c, account, issued, now);
-    return c.json({ ok: true as const, account: view }, 200);
+    return c.json({ ok: true as const, account: await completeSignIn(c, account, add, now) }, 200);
   },
 );

@@ -1,0 +1,45 @@
+// The end of every sign-in path (Bitcoin, email code, provider): the same roster rules, the same session row and
+// the same cookie, so consumer code never branches on how the user signed in.
+import type { Context } from "hono";
+import type { AccountRow, AccountView } from "../../../shared/db/accounts";
+import { orm } from "../../../shared/db/client";
+import { deleteRoster, deleteSession, ROSTER_CAP, rosterMembers, signInSession } from "../../../shared/db/sessions";
+import { AppError } from "../../../shared/errors";
+import type { AuthEnv } from "./env";
+import { currentSession, setSessionCookie } from "./session-context";
+
+/**
+ * The roster the new session joins: the current one when the account is already in it (re-authentication) or
+ * when `add` is asked; otherwise a fresh one, and the previous roster is signed out (sign-in without `add`
+ * behaves as a single-session host did: the browser ends up holding one account).
+ */
+async function targetRoster(c: Context<AuthEnv>, accountId: string, add: boolean, now: number): Promise<string> {
+  const db = orm(c.env.DB);
+  const current = await currentSession(c, now);
+  if (!current) return crypto.randomUUID();
+  const rosterId = current.session.rosterId;
+  if (rosterId === null) {
+    await deleteSession(db, current.session.id); // a legacy single session cannot hold a roster
+    return crypto.randomUUID();
+  }
+  const members = await rosterMembers(db, rosterId, now);
+  if (members.some((m) => m.account.id === accountId)) return rosterId;
+  if (!add) {
+    await deleteRoster(db, rosterId);
+    return crypto.randomUUID();
+  }
+  if (members.length >= ROSTER_CAP) throw new AppError("roster_full", { detail: `at most ${ROSTER_CAP} accounts` });
+  return rosterId;
+}
+
+/** Signs `account` in on this browser (joining its roster when `add`), sets the cookie, returns the Account. */
+export async function completeSignIn(
+  c: Context<AuthEnv>,
+  account: AccountRow,
+  add: boolean,
+  now: number,
+): Promise<AccountView> {
+  const rosterId = await targetRoster(c, account.id, add, now);
+  const issued = await signInSession(orm(c.env.DB), { accountId: account.id, rosterId, now });
+  return setSessionCookie(c, account, issued, now);
+}

@@ -8,6 +8,7 @@ import { generateSigningJwk } from "./scripts/dev-keys.mjs";
 import { signedAttestations } from "./test/harness/attestations";
 import { startEsplora } from "./test/harness/esplora-server.mjs";
 import { startRelay } from "./test/harness/nostr-relay.mjs";
+import { startMail } from "./test/harness/mail-server.mjs";
 import { startOidc } from "./test/harness/oidc-server.mjs";
 import { startReceiver } from "./test/harness/webhook-receiver.mjs";
 
@@ -24,6 +25,8 @@ export default defineConfig(async () => {
   const { d: _fleetSecret, ...fleetPublic } = fleetKey;
   // A real local OpenID Connect provider: the generic OIDC provider, and GitHub and Google pointed at it.
   const oidc = await startOidc({ unref: true });
+  // A Resend-compatible mail API for the email-code and contact routes.
+  const mail = await startMail({ unref: true });
   const providerBindings = {
     OIDC_ISSUER: oidc.issuer,
     OIDC_CLIENT_ID: "test-oidc-client",
@@ -38,6 +41,10 @@ export default defineConfig(async () => {
     GITHUB_TOKEN_URL: `${oidc.issuer}/token`,
     GITHUB_USER_URL: `${oidc.issuer}/userinfo`,
     EMAIL_CODE_KEY: "test-email-code-key-0123456789abcdef",
+    MAIL_API_URL: mail.url,
+    MAIL_API_KEY: mail.apiKey,
+    MAIL_FROM: "OrangeCheck open <no-reply@example.com>",
+    CONTACT_TO: "team@example.com",
   };
   const testBindings = {
     ...providerBindings,

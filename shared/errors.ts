@@ -92,6 +92,10 @@ export const REASONS = {
   chain_unavailable: 502,
   relays_unavailable: 502,
   relays_not_configured: 503,
+  // email one-time codes: wrong or unknown (one answer, no enumeration), expired, locked after 5 wrong tries
+  email_code_invalid: 401,
+  email_code_expired: 401,
+  email_code_locked: 429,
   // OC Agent: an exercised or delegated scope that no granted scope covers (E_SCOPE_DENIED, …_SCOPE_ESCALATED)
   scope_denied: 403,
   // OC Pledge states and signers (docs/decisions.md)

@@ -11,6 +11,8 @@ declare global {
       /** verify project: attestations signed by bip322-js in Node for each address type. */
       TEST_ATTESTATIONS?: string;
       ESPLORA_URL?: string;
+      EMAIL_CODE_KEY?: string;
+      MAIL_API_URL?: string;
       /** fleet project: its audit-signing key. */
       FLEET_SIGNING_KEY?: string;
       /** fleet project: the loopback webhook receiver (test/harness/webhook-receiver.mjs). */

@@ -25,6 +25,22 @@ function headers(rule: BucketRule, decision: BucketDecision): Record<string, str
   };
 }
 
+/** One token from a named bucket (e.g. per email address), or 429 rate_limited; fails closed. */
+export async function takeNamed(ns: DurableObjectNamespace<RateLimiter>, key: string, rule: BucketRule): Promise<void> {
+  let decision: BucketDecision;
+  try {
+    decision = await ns.get(ns.idFromName(key)).take(rule);
+  } catch (err) {
+    console.error("rate limiter unavailable", { bucket: key.split("|")[0], error: String(err) });
+    throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
+  }
+  if (!decision.allowed) {
+    throw new AppError("rate_limited", {
+      headers: { "Retry-After": String(Math.ceil(decision.retryAfterMs / 1000)), ...headers(rule, decision) },
+    });
+  }
+}
+
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<LimiterEnv> {
   return async (c, next) => {
     const key = `${options.bucket}|${clientIpKey(c.req.raw.headers)}`;

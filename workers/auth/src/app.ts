@@ -6,6 +6,7 @@ import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import type { AuthEnv } from "./env";
 import { accountRoutes } from "./routes/account";
 import { challengeRoutes } from "./routes/challenge";
+import { emailOtpRoutes } from "./routes/email-otp";
 import { jwksRoutes } from "./routes/jwks";
 import { logoutRoutes } from "./routes/logout";
 import { meRoutes } from "./routes/me";
@@ -17,7 +18,16 @@ export const app = new OpenAPIHono<AuthEnv>();
 
 app.use("*", limitBody());
 app.route("/", verifyProxyRoutes);
-for (const group of [jwksRoutes, challengeRoutes, signinRoutes, meRoutes, switchRoutes, logoutRoutes, accountRoutes]) {
+for (const group of [
+  jwksRoutes,
+  challengeRoutes,
+  signinRoutes,
+  meRoutes,
+  switchRoutes,
+  logoutRoutes,
+  accountRoutes,
+  emailOtpRoutes,
+]) {
   app.route("/", group);
 }
 mountMetaRoutes(app, { name: "auth", title: "Auth host and verification API", version: "0.1.0" });

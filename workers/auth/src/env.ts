@@ -18,6 +18,15 @@ export interface AuthBindings {
   AUTH_ORIGIN: string;
   /** Parent domain for the shared cookie (e.g. `.example.com`); unset on localhost. */
   COOKIE_DOMAIN?: string;
+  /** Secret keying the email-code HMACs (never a plain hash: a million codes crack offline). */
+  EMAIL_CODE_KEY?: string;
+  /** Resend-compatible mail API (DECISIONS 10, 27); DEV_MAIL_LOG=true writes mails to the dev log instead. */
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  MAIL_FROM?: string;
+  DEV_MAIL_LOG?: string;
+  /** Where the contact form is relayed. */
+  CONTACT_TO?: string;
   /** Network whose addresses may sign in: mainnet (default), testnet or regtest. */
   BITCOIN_NETWORK?: string;
 }

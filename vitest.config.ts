@@ -7,8 +7,8 @@ import { defineConfig } from "vitest/config";
 import { generateSigningJwk } from "./scripts/dev-keys.mjs";
 import { signedAttestations } from "./test/harness/attestations";
 import { startEsplora } from "./test/harness/esplora-server.mjs";
-import { startRelay } from "./test/harness/nostr-relay.mjs";
 import { startMail } from "./test/harness/mail-server.mjs";
+import { startRelay } from "./test/harness/nostr-relay.mjs";
 import { startOidc } from "./test/harness/oidc-server.mjs";
 import { startReceiver } from "./test/harness/webhook-receiver.mjs";
 

@@ -16,7 +16,10 @@ export function startMail({ port = 0, host = "127.0.0.1", unref = false, apiKey 
       };
       if (url.pathname === "/__admin/emails") {
         const to = url.searchParams.get("to");
-        return send(200, sent.filter((m) => !to || m.to.includes(to)));
+        return send(
+          200,
+          sent.filter((m) => !to || m.to.includes(to)),
+        );
       }
       if (url.pathname === "/__admin/mode" && req.method === "PUT") {
         state.down = Boolean(JSON.parse(raw || "{}").down);
@@ -37,7 +40,11 @@ export function startMail({ port = 0, host = "127.0.0.1", unref = false, apiKey 
   return new Promise((resolve) => {
     server.listen(port, host, () => {
       if (unref) server.unref();
-      resolve({ url: `http://${host}:${server.address().port}`, apiKey, close: () => new Promise((r) => server.close(r)) });
+      resolve({
+        url: `http://${host}:${server.address().port}`,
+        apiKey,
+        close: () => new Promise((r) => server.close(r)),
+      });
     });
   });
 }

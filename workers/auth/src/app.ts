@@ -6,7 +6,9 @@ import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import type { AuthEnv } from "./env";
 import { accountRoutes } from "./routes/account";
 import { challengeRoutes } from "./routes/challenge";
+import { connectRoutes } from "./routes/connect";
 import { emailOtpRoutes } from "./routes/email-otp";
+import { familyRoutes } from "./routes/family";
 import { jwksRoutes } from "./routes/jwks";
 import { logoutRoutes } from "./routes/logout";
 import { meRoutes } from "./routes/me";
@@ -27,6 +29,8 @@ for (const group of [
   logoutRoutes,
   accountRoutes,
   emailOtpRoutes,
+  connectRoutes,
+  familyRoutes,
 ]) {
   app.route("/", group);
 }

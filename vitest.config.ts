@@ -48,6 +48,8 @@ export default defineConfig(async () => {
   };
   const testBindings = {
     ...providerBindings,
+    // Explicit, so a developer's .dev.vars (read by the plugin beside wrangler.toml) never changes what tests see.
+    AUTH_ORIGIN: "http://localhost:8787",
     TEST_MIGRATIONS: migrations,
     AUTH_SIGNING_KEY: JSON.stringify(signingKey),
     AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),
@@ -136,7 +138,16 @@ export default defineConfig(async () => {
             setupFiles: ["test/helpers/apply-migrations.ts"],
           },
         },
-        { test: { name: "node", root, environment: "node", include: ["test/**/*.node.test.ts"] } },
+        {
+          test: {
+            name: "node",
+            root,
+            environment: "node",
+            include: ["test/**/*.node.test.ts"],
+            // The browser tests start their own stack on other ports; they must not share the CPU with a workerd run.
+            fileParallelism: false,
+          },
+        },
       ],
     },
   };

@@ -39,10 +39,16 @@ export const PASS_THROUGH = [
   "FLEET_ORIGIN",
   "BITCOIN_NETWORK",
   "AUTH_PREVIOUS_KEYS",
+  "CONTACT_TO",
+  "GOOGLE_ISSUER",
+  "GITHUB_AUTHORIZE_URL",
+  "GITHUB_TOKEN_URL",
+  "GITHUB_USER_URL",
 ];
 
 const HEADER = "# Local dev secrets, generated on first start; never commit. Edit above the marker line.";
 // Everything below this line is rewritten on each start from the variables set in npm start's environment.
+// Older versions kept pass-through variables below this line; they are dropped when read.
 const MARKER = "# --- passed through from the environment of the last npm start (rewritten each start) ---";
 
 function parseVars(text) {
@@ -67,6 +73,11 @@ const publicOf = (secret) => {
   return jwk;
 };
 
+/**
+ * Writes the generated secrets (kept across starts) into each worker's .dev.vars, and returns the variables set in
+ * this process's environment: those reach the workers as `--var` flags on this start only, so nothing from one
+ * start (say, the browser tests' origin) lingers in a file that later runs read.
+ */
 export function setupDevVars() {
   if (!existsSync(rootVars)) {
     const base = { AUTH_SIGNING_KEY: JSON.stringify(generateSigningJwk()), WEBHOOK_ALLOW_LOOPBACK: "true" };
@@ -78,18 +89,14 @@ export function setupDevVars() {
   base.FLEET_SIGNING_KEY ??= JSON.stringify(generateSigningJwk());
   base.WEBHOOK_MASTER_KEY ??= randomBytes(32).toString("base64url");
   base.CRON_SECRET ??= randomBytes(24).toString("base64url");
-  const passed = Object.fromEntries(
-    PASS_THROUGH.filter((key) => process.env[key]).map((key) => [key, process.env[key]]),
-  );
-  const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, WEBHOOK_MASTER_KEY, CRON_SECRET, ...shared } = { ...base, ...passed };
+  base.EMAIL_CODE_KEY ??= randomBytes(32).toString("base64url");
+  // Without a mail API configured, email codes are written to the dev log (never in production).
+  base.DEV_MAIL_LOG ??= "true";
+  const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, WEBHOOK_MASTER_KEY, CRON_SECRET, ...shared } = base;
   // wrangler reads .dev.vars beside each worker's config: the root one is the auth worker's, and it also keeps
   // the base secrets. Each worker gets only the keys it uses.
   const published = JSON.stringify([publicOf(FLEET_SIGNING_KEY)]);
-  writeFileSync(
-    rootVars,
-    `${HEADER}\n${formatVars({ ...base, PUBLISHED_KEYS: published })}${MARKER}\n${formatVars(passed)}`,
-    { mode: 0o600 },
-  );
+  writeFileSync(rootVars, `${HEADER}\n${formatVars({ ...base, PUBLISHED_KEYS: published })}`, { mode: 0o600 });
   const perWorker = {
     verify: shared,
     fleet: {
@@ -103,6 +110,7 @@ export function setupDevVars() {
   for (const [worker, vars] of Object.entries(perWorker)) {
     writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(vars), { mode: 0o600 });
   }
+  return Object.fromEntries(PASS_THROUGH.filter((key) => process.env[key]).map((key) => [key, process.env[key]]));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) setupDevVars();

@@ -6,22 +6,32 @@ import path from "node:path";
 import { setupDevVars } from "./dev-setup.mjs";
 
 const root = path.join(import.meta.dirname, "..");
+// Ports and the state folder can be moved (the browser tests run a second stack beside a developer's).
+const ports = {
+  auth: process.env.PORT_AUTH ?? "8787",
+  fleet: process.env.PORT_FLEET ?? "8788",
+  authInspector: process.env.INSPECTOR_PORT_AUTH ?? "9229",
+  fleetInspector: process.env.INSPECTOR_PORT_FLEET ?? "9230",
+};
+const stateDir = process.env.STATE_DIR ?? ".state";
 const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 process.chdir(root);
 
-setupDevVars();
+const passed = setupDevVars();
+// Variables from this process's environment (DECISIONS 27), for this start only.
+const varFlags = Object.entries(passed).flatMap(([key, value]) => ["--var", `${key}:${value}`]);
 execFileSync(process.execPath, ["scripts/build-assets.mjs"], { stdio: "inherit" });
 execFileSync(
   wrangler,
-  ["d1", "migrations", "apply", "oc-db", "--local", "--persist-to", ".state", "-c", "wrangler.toml"],
+  ["d1", "migrations", "apply", "oc-db", "--local", "--persist-to", stateDir, "-c", "wrangler.toml"],
   {
     stdio: "inherit",
     env,
   },
 );
 
-const common = ["--ip", "127.0.0.1", "--persist-to", ".state"];
+const common = ["--ip", "127.0.0.1", "--persist-to", stateDir, ...varFlags];
 const processes = [
   [
     "auth",
@@ -32,13 +42,25 @@ const processes = [
       "-c",
       "workers/verify/wrangler.toml",
       "--port",
-      "8787",
+      ports.auth,
       "--inspector-port",
-      "9229",
+      ports.authInspector,
       ...common,
     ],
   ],
-  ["fleet", ["dev", "-c", "workers/fleet/wrangler.toml", "--port", "8788", "--inspector-port", "9230", ...common]],
+  [
+    "fleet",
+    [
+      "dev",
+      "-c",
+      "workers/fleet/wrangler.toml",
+      "--port",
+      ports.fleet,
+      "--inspector-port",
+      ports.fleetInspector,
+      ...common,
+    ],
+  ],
 ].map(([name, args]) => {
   const child = spawn(wrangler, args, { stdio: ["ignore", "pipe", "pipe"], detached: true, env });
   for (const stream of [child.stdout, child.stderr]) {

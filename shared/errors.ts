@@ -128,6 +128,13 @@ export const REASONS = {
   challenge_network_mismatch: 401,
   challenge_unknown: 401,
   challenge_sig_invalid: 401,
+  // provider sign-in (DECISIONS 11): unknown provider, foreign return_to, a state not issued to this browser or
+  // already used, the provider's own failure or refusal, and an answer that fails our checks (id_token, iss)
+  provider_not_configured: 404,
+  bad_return_to: 400,
+  oauth_state_invalid: 400,
+  oauth_provider_error: 502,
+  oauth_response_invalid: 401,
 } as const satisfies Record<string, number>;
 
 export type Reason = keyof typeof REASONS;

@@ -12,7 +12,9 @@ import { familyRoutes } from "./routes/family";
 import { jwksRoutes } from "./routes/jwks";
 import { logoutRoutes } from "./routes/logout";
 import { meRoutes } from "./routes/me";
+import { oauthRoutes } from "./routes/oauth";
 import { signinRoutes } from "./routes/signin";
+import { signinPageRoutes } from "./routes/signin-page";
 import { switchRoutes } from "./routes/switch";
 import { verifyProxyRoutes } from "./routes/verify-proxy";
 
@@ -20,6 +22,7 @@ export const app = new OpenAPIHono<AuthEnv>();
 
 app.use("*", limitBody());
 app.route("/", verifyProxyRoutes);
+app.route("/", signinPageRoutes);
 for (const group of [
   jwksRoutes,
   challengeRoutes,
@@ -31,6 +34,7 @@ for (const group of [
   emailOtpRoutes,
   connectRoutes,
   familyRoutes,
+  oauthRoutes,
 ]) {
   app.route("/", group);
 }

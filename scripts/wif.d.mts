@@ -1,0 +1,2 @@
+// Types for wif.mjs.
+export function generateSigningWif(wif?: string, type?: string): { wif: string; address: string };

@@ -2,7 +2,7 @@
 // playwright-core against the whole stack started as `npm start` would (on other ports), with a local mail API and
 // a local OpenID Connect provider. Screenshots of each state go to test-artifacts/signin/.
 import { type ChildProcess, execSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { Signer } from "bip322-js";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -13,6 +13,7 @@ import { startOidc } from "../harness/oidc-server.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ORIGIN = "http://localhost:8797";
+const STATE_DIR = ".build/e2e-state";
 const root = path.join(import.meta.dirname, "../..");
 const artifacts = path.join(root, "test-artifacts", "signin");
 
@@ -43,6 +44,8 @@ async function waitForStack() {
 beforeAll(async () => {
   ensureChromium();
   mkdirSync(artifacts, { recursive: true });
+  // A fresh state per run: the hourly email-code limits would otherwise carry over between runs.
+  rmSync(path.join(root, STATE_DIR), { recursive: true, force: true });
   mail = await startMail();
   oidc = await startOidc();
   stack = spawn(process.execPath, ["scripts/dev.mjs"], {
@@ -55,7 +58,7 @@ beforeAll(async () => {
       PORT_FLEET: "8798",
       INSPECTOR_PORT_AUTH: "9239",
       INSPECTOR_PORT_FLEET: "9240",
-      STATE_DIR: ".build/e2e-state",
+      STATE_DIR,
       AUTH_ORIGIN: ORIGIN,
       FLEET_ORIGIN: "http://localhost:8798",
       MAIL_API_URL: mail.url,
@@ -101,6 +104,18 @@ async function lastCode(email: string): Promise<string> {
   return /(\d{6})/.exec(mails[mails.length - 1]?.subject ?? "")?.[1] ?? "";
 }
 
+/** The email-code path on the page, with the code read from the local mail API. */
+async function signInByEmail(page: Page, email: string): Promise<string> {
+  await page.fill("#email", email);
+  await page.click("#email-send");
+  await page.waitForSelector("#email-code", { state: "visible" });
+  await expect.poll(() => lastCode(email)).toMatch(/^\d{6}$/);
+  await page.fill("#email-code", await lastCode(email));
+  await page.click("#email-verify");
+  await expect.poll(() => page.textContent("#active")).toContain(email);
+  return email;
+}
+
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
@@ -112,14 +127,7 @@ describe("sign-in page", () => {
     await expect.poll(() => page.textContent("#active")).toBe("Not signed in.");
     await shot(page, "1-anonymous");
 
-    const email = `e2e-${Date.now()}@example.com`;
-    await page.fill("#email", email);
-    await page.click("#email-send");
-    await page.waitForSelector("#email-code", { state: "visible" });
-    await expect.poll(() => lastCode(email)).toMatch(/^\d{6}$/);
-    await page.fill("#email-code", await lastCode(email));
-    await page.click("#email-verify");
-    await expect.poll(() => page.textContent("#active")).toContain(email);
+    const email = await signInByEmail(page, `e2e-${Date.now()}@example.com`);
     await shot(page, "2-email-signed-in");
 
     await page.goto(`${ORIGIN}/signin?add=1`);
@@ -147,14 +155,7 @@ describe("sign-in page", () => {
   it("signs in through a provider button (local OpenID Connect) beside the account already there", async () => {
     const page = await (await (browser as Browser).newContext()).newPage();
     await page.goto(`${ORIGIN}/signin`);
-    const email = `e2e-oidc-${Date.now()}@example.com`;
-    await page.fill("#email", email);
-    await page.click("#email-send");
-    await page.waitForSelector("#email-code", { state: "visible" });
-    await expect.poll(() => lastCode(email)).toMatch(/^\d{6}$/);
-    await page.fill("#email-code", await lastCode(email));
-    await page.click("#email-verify");
-    await expect.poll(() => page.textContent("#active")).toContain(email);
+    const email = await signInByEmail(page, `e2e-oidc-${Date.now()}@example.com`);
 
     await page.goto(`${ORIGIN}/signin?add=1`);
     await page.click('[data-provider="oidc"]');

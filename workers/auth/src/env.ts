@@ -1,7 +1,9 @@
 // The auth worker's bindings and per-request variables.
+import type { ProviderEnv } from "../../../shared/auth/oauth/providers";
 import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
 
-export interface AuthBindings {
+/** Provider sign-in variables (DECISIONS 11, 27) are declared once, in ProviderEnv. */
+export interface AuthBindings extends ProviderEnv {
   DB: D1Database;
   KV: KVNamespace;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
@@ -27,23 +29,6 @@ export interface AuthBindings {
   DEV_MAIL_LOG?: string;
   /** Where the contact form is relayed. */
   CONTACT_TO?: string;
-  /** Provider sign-in (DECISIONS 11, 27): a provider is offered when its client id and secret are set. */
-  GITHUB_CLIENT_ID?: string;
-  GITHUB_CLIENT_SECRET?: string;
-  /** GitHub's endpoints, overridable for a local server (tests); default github.com / api.github.com. */
-  GITHUB_AUTHORIZE_URL?: string;
-  GITHUB_TOKEN_URL?: string;
-  GITHUB_USER_URL?: string;
-  GOOGLE_CLIENT_ID?: string;
-  GOOGLE_CLIENT_SECRET?: string;
-  /** Default `https://accounts.google.com`. */
-  GOOGLE_ISSUER?: string;
-  /** A generic OpenID Connect provider: its issuer (discovery at `<issuer>/.well-known/openid-configuration`). */
-  OIDC_ISSUER?: string;
-  OIDC_CLIENT_ID?: string;
-  OIDC_CLIENT_SECRET?: string;
-  /** The button label for the generic provider; default the issuer's host. */
-  OIDC_LABEL?: string;
   /** Network whose addresses may sign in: mainnet (default), testnet or regtest. */
   BITCOIN_NETWORK?: string;
 }

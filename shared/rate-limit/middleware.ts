@@ -25,40 +25,37 @@ function headers(rule: BucketRule, decision: BucketDecision): Record<string, str
   };
 }
 
-/** One token from a named bucket (e.g. per email address), or 429 rate_limited; fails closed. */
-export async function takeNamed(ns: DurableObjectNamespace<RateLimiter>, key: string, rule: BucketRule): Promise<void> {
+/**
+ * One token from the bucket named `key`. Denied: 429 rate_limited with Retry-After and RateLimit headers. When the
+ * limiter itself fails: 429 when `failClosed`, otherwise undefined (the request goes on unlimited).
+ */
+export async function takeNamed(
+  ns: DurableObjectNamespace<RateLimiter>,
+  key: string,
+  rule: BucketRule,
+  failClosed = true,
+): Promise<BucketDecision | undefined> {
   let decision: BucketDecision;
   try {
     decision = await ns.get(ns.idFromName(key)).take(rule);
   } catch (err) {
     console.error("rate limiter unavailable", { bucket: key.split("|")[0], error: String(err) });
-    throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
+    if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
+    return undefined;
   }
   if (!decision.allowed) {
     throw new AppError("rate_limited", {
       headers: { "Retry-After": String(Math.ceil(decision.retryAfterMs / 1000)), ...headers(rule, decision) },
     });
   }
+  return decision;
 }
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<LimiterEnv> {
   return async (c, next) => {
     const key = `${options.bucket}|${clientIpKey(c.req.raw.headers)}`;
-    let decision: BucketDecision;
-    try {
-      const stub = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(key));
-      decision = await stub.take(options.rule);
-    } catch (err) {
-      console.error("rate limiter unavailable", { bucket: options.bucket, error: String(err) });
-      if (options.failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
-      return next();
-    }
-    if (!decision.allowed) {
-      throw new AppError("rate_limited", {
-        headers: { "Retry-After": String(Math.ceil(decision.retryAfterMs / 1000)), ...headers(options.rule, decision) },
-      });
-    }
+    const decision = await takeNamed(c.env.RATE_LIMITER, key, options.rule, options.failClosed);
     await next();
-    for (const [name, value] of Object.entries(headers(options.rule, decision))) c.header(name, value);
+    if (decision) for (const [name, value] of Object.entries(headers(options.rule, decision))) c.header(name, value);
   };
 }

@@ -25,3 +25,8 @@ export function errorResponses(...reasons: Reason[]) {
 export function json<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { "application/json": { schema } } };
 }
+
+/** A required JSON request body validated by `schema` (the route's `request.body`). */
+export function jsonRequest<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}

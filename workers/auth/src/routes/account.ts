@@ -1,10 +1,12 @@
 // PATCH /api/auth/account: edit the active account's display name and display identity; re-mints the cookie.
+
 import { createRoute } from "@hono/zod-openapi";
 import type { DisplayIdentityKind } from "../../../../shared/auth/session-token";
 import { displayValue, updateAccount } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
 import { reissueSession } from "../../../../shared/db/sessions";
 import { AppError } from "../../../../shared/errors";
+import { jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
@@ -21,7 +23,7 @@ accountRoutes.openapi(
     path: "/api/auth/account",
     summary: "Edit the active account (display_name, display_identity kind)",
     middleware: [rateLimit({ bucket: "account", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
-    request: { body: { required: true, content: { "application/json": { schema: AccountPatchBody } } } },
+    request: { body: jsonRequest(AccountPatchBody) },
     responses: {
       200: json(AccountResult, "Updated; the cookie is re-issued with the new display claims"),
       ...errorResponses(

@@ -1,10 +1,12 @@
 // GET/POST /api/challenge: issue an orangecheck-auth challenge, and verify a signed one (generic: no session,
 // no account side effects). Issued nonces are stored and consumed once.
+
 import { createRoute } from "@hono/zod-openapi";
 import { buildChallengeMessage, checkSignedChallenge } from "../../../../shared/auth/challenge";
 import { randomHex, sha256Hex } from "../../../../shared/crypto/digest";
 import { consumeChallenge, storeChallenge } from "../../../../shared/db/challenges";
 import { orm } from "../../../../shared/db/client";
+import { jsonRequest } from "../../../../shared/http/openapi";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE, READ_RULE } from "../../../../shared/rate-limit/rules";
 import { isoMs, SECOND } from "../../../../shared/time";
@@ -71,7 +73,7 @@ challengeRoutes.openapi(
     path: "/api/challenge",
     summary: "Verify a signed challenge and consume its nonce",
     middleware: [rateLimit({ bucket: "challenge-post", rule: AUTH_RULE, failClosed: true }), jsonBody],
-    request: { body: { required: true, content: { "application/json": { schema: ChallengeVerifyBody } } } },
+    request: { body: jsonRequest(ChallengeVerifyBody) },
     responses: {
       200: json(ChallengeVerifyResult, "ok true with the signer's address, or ok false with reason invalid_challenge"),
       ...errorResponses("invalid_body", "malformed_json", "unsupported_media_type", "rate_limited"),

@@ -8,7 +8,7 @@ import { accountByIdentity, findOrCreateAccount } from "../../../../shared/db/ac
 import { orm } from "../../../../shared/db/client";
 import { accountIdentities, accounts, connectApps, connectUsers } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE, READ_RULE } from "../../../../shared/rate-limit/rules";
@@ -18,7 +18,6 @@ import type { AuthEnv } from "../env";
 import { requireSession } from "../session-context";
 
 export const connectRoutes = routeGroup<AuthEnv>();
-const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const KEY = /^ocak_[0-9a-f]{64}$/;
 const AppSchema = z
   .object({ id: z.string(), name: z.string(), created_at: z.string(), rotated_at: z.string().nullable() })
@@ -78,7 +77,7 @@ connectRoutes.openapi(
       sameOrigin(),
       jsonBody,
     ],
-    request: { body: body(z.strictObject({ name: z.string().trim().min(1).max(100) })) },
+    request: { body: jsonRequest(z.strictObject({ name: z.string().trim().min(1).max(100) })) },
     responses: {
       201: json(z.object({ ok: z.literal(true), app: AppSchema, key: z.string() }), "Registered"),
       ...errorResponses("invalid_body", "not_authenticated", "cross_site_blocked"),
@@ -132,7 +131,7 @@ connectRoutes.openapi(
       jsonBody,
     ],
     request: {
-      body: body(
+      body: jsonRequest(
         z.strictObject({ user_id: z.string().min(1).max(200), email: z.string().trim().max(254).email().optional() }),
       ),
     },

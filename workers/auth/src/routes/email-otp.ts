@@ -18,7 +18,7 @@ import { orm } from "../../../../shared/db/client";
 import { emailCodes } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { clientIpKey } from "../../../../shared/http/client-ip";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { sendMail } from "../../../../shared/mail/mailer";
 import { rateLimit, takeNamed } from "../../../../shared/rate-limit/middleware";
@@ -45,7 +45,7 @@ emailOtpRoutes.openapi(
     summary: "Email a 6-digit sign-in code (valid 10 minutes)",
     middleware: [rateLimit({ bucket: "email-otp-start", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
     request: {
-      body: { required: true, content: { "application/json": { schema: z.strictObject({ email: Email }) } } },
+      body: jsonRequest(z.strictObject({ email: Email })),
     },
     responses: {
       200: json(z.object({ ok: z.literal(true) }), "Sent (the same answer for every address)"),
@@ -83,18 +83,13 @@ emailOtpRoutes.openapi(
     middleware: [rateLimit({ bucket: "email-otp-verify", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
     request: {
       query: AddQuery,
-      body: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: z.strictObject({
-              email: Email,
-              code: z.string().regex(/^\d{6}$/, "six digits"),
-              add: z.boolean().optional(),
-            }),
-          },
-        },
-      },
+      body: jsonRequest(
+        z.strictObject({
+          email: Email,
+          code: z.string().regex(/^\d{6}$/, "six digits"),
+          add: z.boolean().optional(),
+        }),
+      ),
     },
     responses: {
       200: json(AccountResult, "Signed in; the oc_session cookie is set"),

@@ -5,7 +5,7 @@ import { count, sql } from "drizzle-orm";
 import { orm } from "../../../../shared/db/client";
 import { accountIdentities, accounts, envelopes, projects } from "../../../../shared/db/schema";
 import { AppError, type Reason } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { sendMail } from "../../../../shared/mail/mailer";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
@@ -123,7 +123,7 @@ familyRoutes.openapi(
     path: "/api/contact",
     summary: "Relay the contact form to the team (same-origin only)",
     middleware: [rateLimit({ bucket: "contact", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
-    request: { body: { required: true, content: { "application/json": { schema: ContactBody } } } },
+    request: { body: jsonRequest(ContactBody) },
     responses: {
       200: json(z.object({ ok: z.literal(true) }), "Relayed"),
       ...errorResponses(

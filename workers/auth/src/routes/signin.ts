@@ -1,4 +1,5 @@
 // POST /api/auth/signin: BIP-322 sign-in over an issued challenge; `add` joins the browser's roster.
+
 import { createRoute } from "@hono/zod-openapi";
 import { checkSignedChallenge } from "../../../../shared/auth/challenge";
 import { sha256Hex } from "../../../../shared/crypto/digest";
@@ -6,6 +7,7 @@ import { findOrCreateBtcAccount } from "../../../../shared/db/accounts";
 import { consumeChallenge } from "../../../../shared/db/challenges";
 import { orm } from "../../../../shared/db/client";
 import { AppError, type Reason } from "../../../../shared/errors";
+import { jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
@@ -31,7 +33,7 @@ signinRoutes.openapi(
     middleware: [rateLimit({ bucket: "signin", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
     request: {
       query: AddQuery,
-      body: { required: true, content: { "application/json": { schema: SignInBody } } },
+      body: jsonRequest(SignInBody),
     },
     responses: {
       200: json(AccountResult, "Signed in; the oc_session cookie is set"),

@@ -1,9 +1,11 @@
 // POST /api/auth/switch: make another account of this browser's roster the active one, without re-authenticating.
+
 import { createRoute } from "@hono/zod-openapi";
 import { accountByDid } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
 import { reissueSession, rosterMembers } from "../../../../shared/db/sessions";
 import { AppError } from "../../../../shared/errors";
+import { jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
@@ -20,7 +22,7 @@ switchRoutes.openapi(
     path: "/api/auth/switch",
     summary: "Switch the active account to another account of the roster",
     middleware: [rateLimit({ bucket: "switch", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
-    request: { body: { required: true, content: { "application/json": { schema: SwitchBody } } } },
+    request: { body: jsonRequest(SwitchBody) },
     responses: {
       200: json(AccountResult, "Switched; the oc_session cookie now carries the target account"),
       ...errorResponses(

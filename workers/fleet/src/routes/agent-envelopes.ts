@@ -21,7 +21,7 @@ import {
   verifyEnvelopeSignatures,
 } from "../../../../shared/envelopes/agent";
 import { AppError, type Reason } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
@@ -31,7 +31,6 @@ import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { ProjectId } from "../schemas";
 
 export const agentRoutes = routeGroup<FleetEnv>();
-const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const GRANT_KINDS = ["delegation", "subdelegation"] as const;
 const COMMON: Reason[] = [...REGISTRATION_ERRORS, "role_forbidden"];
 
@@ -78,7 +77,7 @@ for (const federation of [false, true]) {
         ? "Register a federation (M-of-N guardians) delegation"
         : "Register a single-address delegation (kind 30083); its principal is the session address",
       middleware: [routeLimit(federation ? "delegations-federation" : "delegations"), jsonBody],
-      request: { body: body(RegistrationBody) },
+      request: { body: jsonRequest(RegistrationBody) },
       responses: {
         201: json(z.object({ ok: z.literal(true), delegation: EnvelopeRecord }), "Registered"),
         ...errorResponses(
@@ -121,7 +120,7 @@ agentRoutes.openapi(
     path: "/api/subdelegations",
     summary: "Register a sub-delegation (kind 30086): signed by the parent's agent, narrower in scope and time",
     middleware: [routeLimit("subdelegations"), jsonBody],
-    request: { body: body(RegistrationBody) },
+    request: { body: jsonRequest(RegistrationBody) },
     responses: {
       201: json(z.object({ ok: z.literal(true), subdelegation: EnvelopeRecord }), "Registered"),
       ...errorResponses(
@@ -176,7 +175,7 @@ agentRoutes.openapi(
     path: "/api/actions",
     summary: "Register an action (kind 30084), as an envelope or in the flat form agent adapters send",
     middleware: [routeLimit("actions"), jsonBody],
-    request: { body: body(z.union([RegistrationBody, FlatActionBody])) },
+    request: { body: jsonRequest(z.union([RegistrationBody, FlatActionBody])) },
     responses: {
       201: json(z.object({ ok: z.literal(true), action: EnvelopeRecord }), "Registered"),
       ...errorResponses(...COMMON, "delegation_not_found", "delegation_inactive", "agent_must_match_delegation"),
@@ -236,7 +235,7 @@ agentRoutes.openapi(
     path: "/api/revocations",
     summary: "Register a revocation (kind 30085): the delegation and every sub-delegation below it become revoked",
     middleware: [routeLimit("revocations"), jsonBody],
-    request: { body: body(RegistrationBody) },
+    request: { body: jsonRequest(RegistrationBody) },
     responses: {
       201: json(z.object({ ok: z.literal(true), revocation: EnvelopeRecord }), "Registered"),
       ...errorResponses(

@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { orm } from "../../../../shared/db/client";
 import { members } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { type Access, atLeast, projectAccess, type Role } from "../access";
 import { normalizeAddress } from "../addresses";
@@ -30,7 +30,6 @@ import {
 import { memberView } from "../views";
 
 export const memberRoutes = routeGroup<FleetEnv>();
-const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const MemberResult = okWith({ member: MemberSchema });
 const MEMBER_ERRORS = [
   "invalid_body",
@@ -122,7 +121,9 @@ for (const path of ["/api/members", "/api/projects/{id}/members", "/api/projects
       path,
       summary: "Invite an address with a role (admin or owner; only an owner may add an owner)",
       middleware: [routeLimit("members-invite"), jsonBody],
-      request: scoped ? { params: IdParam(ProjectId), body: body(MemberInvite) } : { body: body(MemberCreate) },
+      request: scoped
+        ? { params: IdParam(ProjectId), body: jsonRequest(MemberInvite) }
+        : { body: jsonRequest(MemberCreate) },
       responses: { 201: json(MemberResult, "Invited"), ...errorResponses(...MEMBER_ERRORS, "already_a_member") },
     }),
     async (c) => {
@@ -139,7 +140,7 @@ memberRoutes.openapi(
     path: "/api/members/{id}",
     summary: "Change a member's role (rule 9: owner changes need an owner; the last owner cannot be demoted)",
     middleware: [routeLimit("members-update"), jsonBody],
-    request: { params: IdParam(MemberId), body: body(MemberPatch) },
+    request: { params: IdParam(MemberId), body: jsonRequest(MemberPatch) },
     responses: {
       200: json(MemberResult, "Updated"),
       ...errorResponses(...MEMBER_ERRORS, "no_fields_to_update", "last_owner_cannot_demote"),

@@ -21,7 +21,7 @@ import {
   verifyPledgeSignature,
 } from "../../../../shared/envelopes/pledge";
 import { AppError } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
@@ -31,7 +31,6 @@ import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { Address } from "../schemas";
 
 export const pledgeRoutes = routeGroup<FleetEnv>();
-const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const PledgeId = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex") });
 
 function checked(result: { ok: true } | { ok: false; reason: string; detail: string }) {
@@ -44,7 +43,7 @@ pledgeRoutes.openapi(
     path: "/api/pledges",
     summary: "Register a pledge (OC Pledge V1); it starts pending",
     middleware: [routeLimit("pledges"), jsonBody],
-    request: { body: body(RegistrationBody) },
+    request: { body: jsonRequest(RegistrationBody) },
     responses: {
       201: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord }), "Registered"),
       ...errorResponses(
@@ -203,7 +202,9 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
       path,
       summary: "Register a pledge outcome (V2): kept, broken, disputed or expired_unresolved",
       middleware: [routeLimit("pledge-outcomes"), jsonBody],
-      request: inPath ? { params: PledgeId, body: body(RegistrationBody) } : { body: body(RegistrationBody) },
+      request: inPath
+        ? { params: PledgeId, body: jsonRequest(RegistrationBody) }
+        : { body: jsonRequest(RegistrationBody) },
       responses: {
         201: json(
           z.object({ ok: z.literal(true), outcome: EnvelopeRecord }),
@@ -241,7 +242,9 @@ for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as 
       path,
       summary: "Register a pledge abandonment (V2): the swearer permanently retracts a pending pledge",
       middleware: [routeLimit("pledge-abandonments"), jsonBody],
-      request: inPath ? { params: PledgeId, body: body(RegistrationBody) } : { body: body(RegistrationBody) },
+      request: inPath
+        ? { params: PledgeId, body: jsonRequest(RegistrationBody) }
+        : { body: jsonRequest(RegistrationBody) },
       responses: {
         201: json(
           z.object({ ok: z.literal(true), abandonment: EnvelopeRecord }),

@@ -4,7 +4,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { orm } from "../../../../shared/db/client";
 import { members, projects } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { atLeast, projectAccess } from "../access";
 import { normalizeAddress } from "../addresses";
@@ -29,7 +29,6 @@ import {
 import { projectView } from "../views";
 
 export const projectRoutes = routeGroup<FleetEnv>();
-const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const ProjectResult = okWith({ project: ProjectSchema });
 
 projectRoutes.openapi(
@@ -75,7 +74,7 @@ projectRoutes.openapi(
     path: "/api/projects",
     summary: "Create a project; the caller's address becomes its owner",
     middleware: [routeLimit("projects-create"), jsonBody],
-    request: { body: body(ProjectCreate) },
+    request: { body: jsonRequest(ProjectCreate) },
     responses: {
       201: json(ProjectResult, "Created"),
       ...errorResponses("invalid_body", "unauthenticated", "role_forbidden"),
@@ -136,7 +135,7 @@ projectRoutes.openapi(
     path: "/api/projects/{id}",
     summary: "Rename a project (owner or admin)",
     middleware: [routeLimit("projects-update"), jsonBody],
-    request: { params: IdParam(ProjectId), body: body(ProjectPatch) },
+    request: { params: IdParam(ProjectId), body: jsonRequest(ProjectPatch) },
     responses: {
       200: json(ProjectResult, "Updated"),
       ...errorResponses("invalid_body", "no_fields_to_update", "unauthenticated", "role_forbidden", "not_found"),
@@ -194,7 +193,7 @@ projectRoutes.openapi(
     path: "/api/projects/{id}/transfer",
     summary: "Transfer ownership to another address (owner only); the previous owner becomes an admin",
     middleware: [routeLimit("projects-transfer"), jsonBody],
-    request: { params: IdParam(ProjectId), body: body(TransferBody) },
+    request: { params: IdParam(ProjectId), body: jsonRequest(TransferBody) },
     responses: {
       200: json(ProjectResult, "Transferred"),
       ...errorResponses("invalid_body", "unauthenticated", "owner_required", "not_found"),

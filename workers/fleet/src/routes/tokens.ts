@@ -7,7 +7,7 @@ import { sha256Hex } from "../../../../shared/crypto/digest";
 import { orm } from "../../../../shared/db/client";
 import { apiTokens } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { DAY } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { atLeast, projectAccess } from "../access";
@@ -23,7 +23,6 @@ import { tokenView } from "../views";
 export const DEFAULT_TOKEN_TTL_MS = 90 * DAY;
 
 export const tokenRoutes = routeGroup<FleetEnv>();
-const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const TokenResult = okWith({ token: TokenSchema });
 const TOKEN_ERRORS = ["invalid_body", "unauthenticated", "role_forbidden", "not_found"] as const;
 
@@ -65,7 +64,7 @@ tokenRoutes.openapi(
     path: "/api/tokens",
     summary: "Create an API token; its secret is in this answer and never again",
     middleware: [routeLimit("tokens-create"), jsonBody],
-    request: { body: body(TokenCreate) },
+    request: { body: jsonRequest(TokenCreate) },
     responses: {
       201: json(okWith({ token: TokenSchema, secret: z.string() }), "Created"),
       ...errorResponses(...TOKEN_ERRORS),
@@ -112,7 +111,7 @@ tokenRoutes.openapi(
     path: "/api/tokens/{id}",
     summary: "Rename, revoke (revoked: true) or restore (revoked: false) a token",
     middleware: [routeLimit("tokens-update"), jsonBody],
-    request: { params: IdParam(TokenId), body: body(TokenPatch) },
+    request: { params: IdParam(TokenId), body: jsonRequest(TokenPatch) },
     responses: {
       200: json(TokenResult, "Updated"),
       ...errorResponses(...TOKEN_ERRORS, "no_fields_to_update", "expired_cannot_restore"),

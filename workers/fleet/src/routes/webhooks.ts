@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { orm } from "../../../../shared/db/client";
 import { outbox, webhookDeliveries, webhookEndpoints } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { checkEndpointUrl, newWebhookSecret, sealSecret } from "../../../../shared/webhooks";
@@ -20,7 +20,6 @@ import { IdParam, okWith, ProjectId } from "../schemas";
 import { dispatch, kickEndpoints } from "../webhooks/dispatch";
 
 export const webhookRoutes = routeGroup<FleetEnv>();
-const body = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const EndpointId = z.string().regex(/^whe_[0-9a-f]{24}$/, "must be whe_ followed by 24 lowercase hex");
 const DeliveryId = z.string().regex(/^whd_[0-9a-f]{24}$/, "must be whd_ followed by 24 lowercase hex");
 const EventTypes = z
@@ -134,7 +133,7 @@ webhookRoutes.openapi(
     summary: "Register a webhook endpoint; its signing secret is in this answer and never again",
     middleware: [routeLimit("webhook-endpoints-create"), jsonBody],
     request: {
-      body: body(
+      body: jsonRequest(
         z.strictObject({
           project_id: ProjectId,
           url: z.string().max(2048),
@@ -208,7 +207,7 @@ webhookRoutes.openapi(
     middleware: [routeLimit("webhook-endpoints-update"), jsonBody],
     request: {
       params: IdParam(EndpointId),
-      body: body(
+      body: jsonRequest(
         z.strictObject({
           url: z.string().max(2048).optional(),
           event_types: EventTypes.optional(),
@@ -345,7 +344,7 @@ webhookRoutes.openapi(
     summary:
       "Retry a delivery now (rule 11): the endpoint must be in the project, active, and the delivery not succeeded",
     middleware: [routeLimit("webhook-retry"), jsonBody],
-    request: { params: IdParam(DeliveryId), body: body(z.strictObject({ project_id: ProjectId })) },
+    request: { params: IdParam(DeliveryId), body: jsonRequest(z.strictObject({ project_id: ProjectId })) },
     responses: {
       200: json(okWith({ delivery: DeliverySchema }), "Attempted; the delivery row says how it went"),
       ...errorResponses(

@@ -1,6 +1,6 @@
 // POST /api/verify: verify a raw signed attestation against the chain (no thresholds, no relay lookup, no cache).
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, json } from "../../../../shared/http/openapi";
+import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { READ_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
@@ -17,7 +17,7 @@ verifyRoutes.openapi(
     path: "/api/verify",
     summary: "Verify a signed OC Attest attestation: canonical form, id, signature, network, policy and bond",
     middleware: [rateLimit({ bucket: "verify", rule: READ_RULE, failClosed: false }), jsonBody],
-    request: { body: { required: true, content: { "application/json": { schema: VerifyBody } } } },
+    request: { body: jsonRequest(VerifyBody) },
     responses: {
       200: json(VerifyResult, "The verifier ran; ok says whether the attestation holds, codes say why"),
       ...errorResponses(

@@ -1,12 +1,12 @@
 // Federation delegations at the route (rule 7, DECISIONS 28), the fleet's rate limits, and oversized bodies.
+
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { randomHex } from "../../shared/crypto/digest";
 import { buildFederationDelegation } from "../../shared/envelopes/agent";
+import { isoSeconds } from "../../shared/time";
 import { FLEET, ownerWithProject, signedIn } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
-
-const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
 async function federation(signers = 2) {
   const guardians = [newWallet(), newWallet("p2tr"), newWallet()];
@@ -23,8 +23,8 @@ async function federation(signers = 2) {
       agent: newWallet().address,
       scopes: ["stamp:sign(mime=text/markdown)"],
       bond: null,
-      issued_at: iso(now - 60_000),
-      expires_at: iso(now + 3_600_000),
+      issued_at: isoSeconds(now - 60_000),
+      expires_at: isoSeconds(now + 3_600_000),
       nonce: randomHex(16),
     },
     guardians.slice(0, signers).map((g) => ({ address: g.address, sign: (id: string) => g.sign(id) })),

@@ -1,14 +1,14 @@
 // OC Pledge at the registry: registration (pending), public reads by id and swearer, outcomes and abandonments
 // moving a pending pledge to its final state, and the refusals of the Pledge state table.
+
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import { randomHex } from "../../shared/crypto/digest";
 import { createAbandonmentEnvelope, createOutcomeEnvelope, createPledgeEnvelope } from "../../shared/envelopes/pledge";
+import { isoSeconds } from "../../shared/time";
 import { FleetClient, signedIn } from "../helpers/fleet";
 import { newWallet, type Wallet } from "../helpers/wallet";
-
-const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
 /** A pledge by `swearer` in v03's shape (counterparty_signs), with times around now. */
 async function pledge(swearer: Wallet, counterparty: Wallet, options: { expiresIn?: number } = {}) {
@@ -23,9 +23,9 @@ async function pledge(swearer: Wallet, counterparty: Wallet, options: { expiresI
         mechanism: "counterparty_signs",
         query: `counterparty(${counterparty.address}) signs outcome over pledge_id`,
       },
-      resolves_at: { time: iso(now + 30 * 60_000) },
-      expires_at: iso(now + (options.expiresIn ?? 60 * 60_000)),
-      sworn_at: iso(now - 60_000),
+      resolves_at: { time: isoSeconds(now + 30 * 60_000) },
+      expires_at: isoSeconds(now + (options.expiresIn ?? 60 * 60_000)),
+      sworn_at: isoSeconds(now - 60_000),
       nonce: randomHex(16),
     } as never,
     swearer,
@@ -71,10 +71,10 @@ describe("pledges", () => {
       {
         pledge_id: p.id,
         outcome: "kept",
-        resolved_at: iso(Date.now() - 1000),
+        resolved_at: isoSeconds(Date.now() - 1000),
         resolved_by: counterparty.address,
         evidence: { mechanism: "counterparty_signs", result: "kept", witness: "counterparty_sig=ok" },
-        dispute_window_ends_at: iso(Date.now() + 60_000),
+        dispute_window_ends_at: isoSeconds(Date.now() + 60_000),
       },
       counterparty,
     );
@@ -86,7 +86,7 @@ describe("pledges", () => {
     const read = await owner.call<{ pledge: { status: string } }>("GET", `/api/pledges/${p.id}`);
     expect(read.body.pledge.status).toBe("kept");
     const abandon = await createAbandonmentEnvelope(
-      { pledge_id: p.id, abandoned_at: iso(Date.now()), reason: "late" },
+      { pledge_id: p.id, abandoned_at: isoSeconds(Date.now()), reason: "late" },
       swearer,
     );
     const refused = await owner.call("POST", "/api/pledge-abandonments", {
@@ -106,7 +106,7 @@ describe("pledges", () => {
     const p = await pledge(swearer, counterparty);
     await owner.call("POST", "/api/pledges", { project_id: projectId, envelope: p.envelope });
     const byOther = await createAbandonmentEnvelope(
-      { pledge_id: p.id, abandoned_at: iso(Date.now()), reason: "x" },
+      { pledge_id: p.id, abandoned_at: isoSeconds(Date.now()), reason: "x" },
       counterparty,
     );
     const refused = await owner.call("POST", `/api/pledges/${p.id}/abandon`, {
@@ -116,7 +116,7 @@ describe("pledges", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.reason).toBe("signer_must_be_swearer");
     const mine = await createAbandonmentEnvelope(
-      { pledge_id: p.id, abandoned_at: iso(Date.now()), reason: "changed" },
+      { pledge_id: p.id, abandoned_at: isoSeconds(Date.now()), reason: "changed" },
       swearer,
     );
     expect(
@@ -135,10 +135,10 @@ describe("pledges", () => {
       {
         pledge_id: p.id,
         outcome: "kept",
-        resolved_at: iso(Date.now() - 1000),
+        resolved_at: isoSeconds(Date.now() - 1000),
         resolved_by: counterparty.address,
         evidence: { mechanism: "counterparty_signs", result: "kept", witness: "counterparty_sig=ok" },
-        dispute_window_ends_at: iso(Date.now() + 60_000),
+        dispute_window_ends_at: isoSeconds(Date.now() + 60_000),
       },
       counterparty,
     );

@@ -1,16 +1,16 @@
 // The pledge reconciler: pending pledges past expires_at resolve to the deterministic expired_unresolved outcome,
 // idempotently (twice or concurrently), through the cron route (CRON_SECRET) and the scheduled handler; and the
 // re-arm of a webhook dispatcher whose alarm was lost.
+
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import { randomHex } from "../../shared/crypto/digest";
 import { createPledgeEnvelope } from "../../shared/envelopes/pledge";
+import { isoSeconds } from "../../shared/time";
 import worker from "../../workers/fleet/src/index";
 import { FleetClient, signedIn } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
-
-const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
 async function pledgeExpiringSoon() {
   const swearer = newWallet();
@@ -27,9 +27,9 @@ async function pledgeExpiringSoon() {
         mechanism: "counterparty_signs",
         query: `counterparty(${counterparty.address}) signs outcome over pledge_id`,
       },
-      resolves_at: { time: iso(now + 1000) },
-      expires_at: iso(now + 2000),
-      sworn_at: iso(now - 60_000),
+      resolves_at: { time: isoSeconds(now + 1000) },
+      expires_at: isoSeconds(now + 2000),
+      sworn_at: isoSeconds(now - 60_000),
       nonce: randomHex(16),
     } as never,
     swearer,

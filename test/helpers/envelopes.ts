@@ -2,9 +2,9 @@
 
 import { randomHex } from "../../shared/crypto/digest";
 import { buildAction, buildDelegation, buildRevocation, buildSubdelegation } from "../../shared/envelopes/agent";
+import { isoSeconds } from "../../shared/time";
 import type { Wallet } from "./wallet";
 
-const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 export const HOUR_MS = 3_600_000;
 const sign = (w: Wallet) => (id: string) => w.sign(id);
 
@@ -20,8 +20,8 @@ export function delegation(
       agent: agent.address,
       scopes: options.scopes ?? ["lock:seal(recipient=bc1qalice000000000000000000000000000000000)"],
       bond: null,
-      issued_at: iso(now - HOUR_MS),
-      expires_at: iso(now + (options.expiresIn ?? 24 * HOUR_MS)),
+      issued_at: isoSeconds(now - HOUR_MS),
+      expires_at: isoSeconds(now + (options.expiresIn ?? 24 * HOUR_MS)),
       nonce: randomHex(16),
       holders: options.holders,
     },
@@ -42,8 +42,8 @@ export function subdelegation(
       principal: principal.address,
       agent: agent.address,
       scopes: options.scopes ?? ["lock:seal(recipient=bc1qalice000000000000000000000000000000000)"],
-      issued_at: iso(now - HOUR_MS / 2),
-      expires_at: iso(now + (options.expiresIn ?? 12 * HOUR_MS)),
+      issued_at: isoSeconds(now - HOUR_MS / 2),
+      expires_at: isoSeconds(now + (options.expiresIn ?? 12 * HOUR_MS)),
       nonce: randomHex(16),
     },
     sign(principal),
@@ -57,7 +57,7 @@ export function action(delegationId: string, agent: Wallet, options: { scope?: s
       content_hash: `sha256:${randomHex(32)}`,
       content_length: 512,
       content_mime: "application/vnd.oc-lock+json",
-      signed_at: iso(Date.now() - 60_000),
+      signed_at: isoSeconds(Date.now() - 60_000),
       delegation_id: delegationId,
       scope_exercised: options.scope ?? "lock:seal(recipient=bc1qalice000000000000000000000000000000000)",
     },
@@ -67,7 +67,7 @@ export function action(delegationId: string, agent: Wallet, options: { scope?: s
 
 export function revocation(delegationId: string, signer: Wallet, reason = "") {
   return buildRevocation(
-    { address: signer.address, delegation_id: delegationId, reason, signed_at: iso(Date.now() - 1000) },
+    { address: signer.address, delegation_id: delegationId, reason, signed_at: isoSeconds(Date.now() - 1000) },
     sign(signer),
   );
 }

@@ -15,7 +15,14 @@ const ports = {
 };
 const stateDir = process.env.STATE_DIR ?? ".state";
 const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+// Each stack gets its own dev registry (where wrangler finds the other process's workers for service bindings), so
+// two stacks on one machine (a developer's, the browser tests', the soak run's) never bind to each other's workers.
+const env = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_REGISTRY_PATH: process.env.WRANGLER_REGISTRY_PATH ?? path.join(root, stateDir, "registry"),
+};
 process.chdir(root);
 
 const passed = setupDevVars();

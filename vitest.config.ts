@@ -6,10 +6,12 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { generateSigningJwk } from "./scripts/dev-keys.mjs";
 import { signedAttestations } from "./test/harness/attestations";
+import { startBtcpay } from "./test/harness/btcpay-server.mjs";
 import { startEsplora } from "./test/harness/esplora-server.mjs";
 import { startMail } from "./test/harness/mail-server.mjs";
 import { startRelay } from "./test/harness/nostr-relay.mjs";
 import { startOidc } from "./test/harness/oidc-server.mjs";
+import { startStripe } from "./test/harness/stripe-server.mjs";
 import { startReceiver } from "./test/harness/webhook-receiver.mjs";
 
 const root = import.meta.dirname;
@@ -71,12 +73,22 @@ export default defineConfig(async () => {
   const { d: _signingSecret, ...signingPublic } = signingKey;
   // A webhook receiver on loopback that verifies deliveries with the stock libraries.
   const receiver = await startReceiver({ unref: true });
+  // The payment processors: Stripe's and BTCPay Server's APIs and webhook signatures, on loopback.
+  const stripe = await startStripe({ unref: true });
+  const btcpay = await startBtcpay({ unref: true });
   const fleetBindings = {
     ...testBindings,
     WEBHOOK_MASTER_KEY: "test-master-key-0123456789abcdef-0123456789",
     WEBHOOK_ALLOW_LOOPBACK: "true",
     CRON_SECRET: "test-cron-secret",
     TEST_RECEIVER: receiver.url,
+    STRIPE_API_BASE: stripe.url,
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    BTCPAY_URL: btcpay.url,
+    BTCPAY_API_KEY: btcpay.apiKey,
+    BTCPAY_STORE_ID: btcpay.storeId,
+    BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
     AUTH_PUBLIC_KEYS: JSON.stringify([signingPublic, retiredPublic]),
     FLEET_SIGNING_KEY: JSON.stringify(fleetKey),
   };
@@ -109,7 +121,13 @@ export default defineConfig(async () => {
           test: {
             name: "auth",
             root,
-            include: ["test/auth/**/*.test.ts", "test/shared/**/*.test.ts", "test/conformance/**/*.test.ts"],
+            include: [
+              "test/auth/**/*.test.ts",
+              "test/shared/**/*.test.ts",
+              "test/conformance/**/*.test.ts",
+              "test/fuzz/auth/**/*.test.ts",
+              "test/fuzz/shared/**/*.test.ts",
+            ],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/apply-migrations.ts"],
           },
@@ -121,7 +139,12 @@ export default defineConfig(async () => {
               miniflare: { bindings: verifyBindings },
             }),
           ],
-          test: { name: "verify", root, include: ["test/verify/**/*.test.ts"], exclude: ["**/*.node.test.ts"] },
+          test: {
+            name: "verify",
+            root,
+            include: ["test/verify/**/*.test.ts", "test/fuzz/verify/**/*.test.ts"],
+            exclude: ["**/*.node.test.ts"],
+          },
         },
         {
           plugins: [
@@ -133,7 +156,7 @@ export default defineConfig(async () => {
           test: {
             name: "fleet",
             root,
-            include: ["test/fleet/**/*.test.ts"],
+            include: ["test/fleet/**/*.test.ts", "test/fuzz/fleet/**/*.test.ts", "test/kit/**/*.test.ts"],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/apply-migrations.ts"],
           },

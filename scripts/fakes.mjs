@@ -1,18 +1,48 @@
-// Local upstreams for the verification API walk-through: an Esplora-compatible chain API on :3002 and a nostr relay
-// on :7777 (the same servers the test suite runs). Start the workers against them with
+// Local upstreams for the walk-throughs (the same servers the test suite runs): an Esplora-compatible chain API on
+// :3002, a nostr relay on :7777, a Stripe-compatible card processor on :3003 and a BTCPay-compatible lightning
+// processor on :3004, whose checkout pages deliver signed webhooks to the fleet on :8788. Start the workers with
+// the line this script prints (or any subset of it), e.g.
 //   ESPLORA_URL=http://127.0.0.1:3002 NOSTR_RELAYS=ws://127.0.0.1:7777 npm start
 // Fund an address on the local chain: scripts/attest.mjs --fund, or
 //   curl -X PUT http://127.0.0.1:3002/__admin/address/<addr>/utxo -d '[{"txid":"…","vout":0,"value":150000,"status":{…}}]'
+import { startBtcpay } from "../test/harness/btcpay-server.mjs";
 import { startEsplora } from "../test/harness/esplora-server.mjs";
 import { startRelay } from "../test/harness/nostr-relay.mjs";
+import { startStripe } from "../test/harness/stripe-server.mjs";
 
+const fleet = process.env.FLEET_URL ?? "http://localhost:8788";
 const esplora = await startEsplora({ port: Number(process.env.ESPLORA_PORT ?? 3002) });
 const relay = await startRelay({ port: Number(process.env.RELAY_PORT ?? 7777) });
-console.log(`Esplora API  ${esplora.url}   (tip height ${esplora.state.tip.height})`);
-console.log(`nostr relay  ${relay.url}`);
-console.log("Ctrl-C to stop.");
+const stripe = await startStripe({
+  port: Number(process.env.STRIPE_PORT ?? 3003),
+  webhookUrl: `${fleet}/api/billing/webhooks/stripe`,
+});
+const btcpay = await startBtcpay({
+  port: Number(process.env.BTCPAY_PORT ?? 3004),
+  webhookUrl: `${fleet}/api/billing/webhooks/btcpay`,
+});
+console.log(`Esplora API       ${esplora.url}   (tip height ${esplora.state.tip.height})`);
+console.log(`nostr relay       ${relay.url}`);
+console.log(`card processor    ${stripe.url}   (Stripe API subset; webhooks to ${fleet})`);
+console.log(`lightning (BTCPay) ${btcpay.url}  (Greenfield API subset; webhooks to ${fleet})`);
+console.log("\nStart the workers against all of them:");
+console.log(
+  [
+    `ESPLORA_URL=${esplora.url}`,
+    `NOSTR_RELAYS=${relay.url}`,
+    `STRIPE_API_BASE=${stripe.url}`,
+    `STRIPE_SECRET_KEY=${stripe.secretKey}`,
+    `STRIPE_WEBHOOK_SECRET=${stripe.webhookSecret}`,
+    `BTCPAY_URL=${btcpay.url}`,
+    `BTCPAY_API_KEY=${btcpay.apiKey}`,
+    `BTCPAY_STORE_ID=${btcpay.storeId}`,
+    `BTCPAY_WEBHOOK_SECRET=${btcpay.webhookSecret}`,
+    "npm start",
+  ].join(" "),
+);
+console.log("\nCtrl-C to stop.");
 const stop = async () => {
-  await Promise.all([esplora.close(), relay.close()]);
+  await Promise.all([esplora.close(), relay.close(), stripe.close(), btcpay.close()]);
   process.exit(0);
 };
 process.on("SIGINT", stop);

@@ -135,6 +135,8 @@ export const REASONS = {
   oauth_state_invalid: 400,
   oauth_provider_error: 502,
   oauth_response_invalid: 401,
+  // payment processor webhooks: signed, but outside the timestamp tolerance (a replay)
+  webhook_timestamp_stale: 401,
 } as const satisfies Record<string, number>;
 
 export type Reason = keyof typeof REASONS;

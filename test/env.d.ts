@@ -21,6 +21,14 @@ declare global {
         import("../workers/fleet/src/durable-objects/webhook-dispatcher").WebhookDispatcher
       >;
       NOSTR_RELAYS?: string;
+      /** fleet project: the loopback Stripe and BTCPay Server APIs (test/harness/stripe-server.mjs, btcpay-server.mjs). */
+      STRIPE_API_BASE?: string;
+      STRIPE_SECRET_KEY?: string;
+      STRIPE_WEBHOOK_SECRET?: string;
+      BTCPAY_URL?: string;
+      BTCPAY_API_KEY?: string;
+      BTCPAY_STORE_ID?: string;
+      BTCPAY_WEBHOOK_SECRET?: string;
     }
   }
 }

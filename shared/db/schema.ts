@@ -300,3 +300,58 @@ export const connectUsers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId] })],
 );
+
+// ---- billing (service-spec Billing; rule 12; docs/decisions.md "Billing") ----
+
+/** A project's plan; no row means community. Processor webhooks stamp `apply_id` on the rows their batch changed. */
+export const billingAccounts = sqliteTable("billing_accounts", {
+  projectId: text("project_id").primaryKey(),
+  plan: text("plan").notNull(), // community | pro | enterprise
+  /** End of the paid period (ms); past it a plan that does not renew lapses to community. */
+  periodEnd: integer("period_end"),
+  /** A card subscription renews the plan at period_end (Stripe drives it); lightning periods do not renew. */
+  autoRenew: integer("auto_renew", { mode: "boolean" }).notNull(),
+  cardCustomerId: text("card_customer_id"),
+  cardSubscriptionId: text("card_subscription_id"),
+  /** `created` (ms) of the newest card-processor event applied to the subscription state: older ones never undo it. */
+  cardStateAt: integer("card_state_at"),
+  applyId: text("apply_id"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** Checkouts and what became of them: pending until the processor's signed webhook says paid (or expired). */
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: text("id").primaryKey(), // pay_<24 hex>
+    projectId: text("project_id").notNull(),
+    processor: text("processor").notNull(), // card | lightning
+    /** The processor's object: Stripe checkout session or invoice id, BTCPay invoice id. */
+    processorRef: text("processor_ref").notNull(),
+    tier: text("tier").notNull(),
+    amount: integer("amount").notNull(), // in the currency's smallest unit: cents, sats
+    currency: text("currency").notNull(), // usd | sats
+    status: text("status").notNull(), // pending | paid | expired
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    paidAt: integer("paid_at"),
+    applyId: text("apply_id"),
+  },
+  (t) => [
+    uniqueIndex("payments_processor_ref").on(t.processor, t.processorRef),
+    index("payments_project").on(t.projectId, t.createdAt),
+  ],
+);
+
+/** Processor events seen, by the processor's own event id: a redelivered event is acknowledged and changes nothing. */
+export const processorEvents = sqliteTable(
+  "processor_events",
+  {
+    processor: text("processor").notNull(), // card | lightning
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    applyId: text("apply_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.processor, t.eventId] })],
+);

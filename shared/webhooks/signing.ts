@@ -2,6 +2,7 @@
 // with the whole secret string, Standard Webhooks `webhook-*` signed with the base64-decoded secret bytes.
 import { base64, hex } from "@scure/base";
 import { sha256Hex, utf8 } from "../crypto/digest";
+import { hmacSha256, hmacSha256Verify } from "../crypto/hmac";
 import { secretKeyBytes } from "./secrets";
 
 export interface DeliveryInput {
@@ -60,16 +61,21 @@ export async function deliveryHeaders(input: DeliveryInput): Promise<Record<stri
   return headers;
 }
 
+/** A received body: its text, or its raw bytes (signatures are over the bytes, so bytes are exact). */
+export type RawBody = string | Uint8Array;
+
+const rawBytes = (body: RawBody) => (typeof body === "string" ? utf8(body) : body);
+
 /** Checks `X-Service-Signature: sha256=<hex>` over the raw body, keyed by the whole secret string. */
 export async function verifyServiceSignature(
   secret: string,
-  body: string,
+  body: RawBody,
   header: string | null | undefined,
 ): Promise<SignatureCheck> {
   if (!header) return fail("missing_signature", "no X-Service-Signature header");
   const match = /^sha256=([0-9a-f]{64})$/i.exec(header.trim());
   if (!match?.[1]) return fail("invalid_signature", "X-Service-Signature is not sha256=<64 hex>");
-  const ok = await hmacSha256Verify(utf8(secret), hex.decode(match[1].toLowerCase()), utf8(body));
+  const ok = await hmacSha256Verify(utf8(secret), hex.decode(match[1].toLowerCase()), rawBytes(body));
   return ok ? { ok: true } : fail("invalid_signature", "signature does not match the body");
 }
 
@@ -80,7 +86,7 @@ export async function verifyServiceSignature(
 export async function verifyStandardSignature(
   secret: string,
   headers: Headers | Record<string, string | undefined>,
-  body: string,
+  body: RawBody,
   now: number,
   toleranceSeconds = STANDARD_TOLERANCE_SECONDS,
 ): Promise<SignatureCheck> {
@@ -93,7 +99,11 @@ export async function verifyStandardSignature(
     return fail("invalid_signature", "webhook-timestamp is outside the tolerance");
   }
   const key = secretKeyBytes(secret);
-  const signed = utf8(`${id}.${timestamp}.${body}`);
+  const prefix = utf8(`${id}.${timestamp}.`);
+  const raw = rawBytes(body);
+  const signed = new Uint8Array(prefix.length + raw.length);
+  signed.set(prefix);
+  signed.set(raw, prefix.length);
   for (const entry of signature.split(" ")) {
     const [version, value] = entry.split(",");
     if (version !== "v1" || !value) continue;
@@ -101,17 +111,6 @@ export async function verifyStandardSignature(
     if (mac && (await hmacSha256Verify(key, mac, signed))) return { ok: true };
   }
   return fail("invalid_signature", "no v1 signature matches");
-}
-
-async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, data));
-}
-
-/** WebCrypto's HMAC verify compares in constant time (CRYPTO_memcmp in both workerd and Node). */
-async function hmacSha256Verify(key: Uint8Array, mac: Uint8Array, data: Uint8Array): Promise<boolean> {
-  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-  return crypto.subtle.verify("HMAC", cryptoKey, mac, data);
 }
 
 function readHeader(headers: Headers | Record<string, string | undefined>, name: string): string | undefined {

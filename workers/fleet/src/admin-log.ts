@@ -16,6 +16,9 @@ export const ADMIN_EVENTS = [
   "webhook_endpoint.created",
   "webhook_endpoint.updated",
   "webhook_endpoint.deleted",
+  "billing.checkout_created",
+  "billing.plan_changed",
+  "billing.plan_renewed",
 ] as const;
 export type AdminEvent = (typeof ADMIN_EVENTS)[number];
 

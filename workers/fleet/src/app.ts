@@ -10,6 +10,8 @@ import type { FleetEnv } from "./env";
 import { adminLogRoutes } from "./routes/admin-log";
 import { agentRoutes } from "./routes/agent-envelopes";
 import { auditRoutes } from "./routes/audit";
+import { billingRoutes } from "./routes/billing";
+import { billingWebhookRoutes } from "./routes/billing-webhooks";
 import { cronRoutes } from "./routes/cron";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { memberRoutes } from "./routes/members";
@@ -37,9 +39,15 @@ for (const group of [
   pledgeRoutes,
   envelopeReadRoutes,
   webhookRoutes,
+  billingRoutes,
+  billingWebhookRoutes,
   cronRoutes,
 ]) {
   app.route("/", group);
 }
+// The dashboard is static assets under /dashboard/ (workers/fleet/dashboard); the worker adds the root redirect and
+// the one setting the page cannot know: where the auth host's sign-in page is.
+app.get("/", (c) => c.redirect("/dashboard/"));
+app.get("/dashboard/config.json", (c) => c.json({ ok: true, auth_origin: c.env.AUTH_ORIGIN }));
 mountMetaRoutes(app, { name: "fleet", title: "Fleet registry API", version: "0.1.0" });
 installErrorHandling(app);

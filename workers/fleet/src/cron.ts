@@ -1,12 +1,14 @@
 // The periodic reconciler (Cron Trigger, and POST /api/cron/reconcile with CRON_SECRET): pending pledges past
 // expires_at resolve to the deterministic expired_unresolved outcome (same pledge → same outcome id, so a second
 // or concurrent run registers nothing twice), pending events are fanned out, and every endpoint with due
-// deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04).
+// deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04); payment processor event
+// ids older than their retention are forgotten.
 import { and, eq } from "drizzle-orm";
 import { type Db, orm } from "../../../shared/db/client";
 import { envelopes } from "../../../shared/db/schema";
 import { expiredUnresolvedOutcome, isExpiryDue, type PledgeEnvelope } from "../../../shared/envelopes/pledge";
 import { AppError } from "../../../shared/errors";
+import { forgetOldProcessorEvents } from "./billing/ledger";
 import type { FleetBindings } from "./env";
 import { register } from "./registry/store";
 import { dispatch, endpointsWithDueWork, kickEndpoints } from "./webhooks/dispatch";
@@ -72,5 +74,6 @@ export async function reconcile(env: FleetBindings, now = Date.now()): Promise<R
   await dispatch(env);
   const due = await endpointsWithDueWork(env, now);
   await kickEndpoints(env, due);
+  await forgetOldProcessorEvents(env.DB, now);
   return { expired, rearmed: due.length };
 }

@@ -1,9 +1,11 @@
 // The fleet worker's bindings and per-request variables.
+import type { BtcpayEnv } from "../../../shared/billing/btcpay";
+import type { StripeEnv } from "../../../shared/billing/stripe";
 import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
 import type { Caller } from "./caller";
 import type { WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
 
-export interface FleetBindings {
+export interface FleetBindings extends StripeEnv, BtcpayEnv {
   DB: D1Database;
   KV: KVNamespace;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
@@ -24,6 +26,9 @@ export interface FleetBindings {
   FLEET_SIGNING_KEY?: string;
   /** Optional: the auth host's public JWKs (JSON array); without it they are read from AUTH's JWKS. */
   AUTH_PUBLIC_KEYS?: string;
+  /** Optional price overrides (shared/billing/plans.ts): pro by card in US cents a month, over lightning in sats. */
+  BILLING_PRO_USD_CENTS?: string;
+  BILLING_PRO_SATS?: string;
 }
 
 export type FleetEnv = { Bindings: FleetBindings; Variables: { caller: Caller | undefined } };

@@ -9,7 +9,7 @@ export const ID_PATTERNS = {
   event: /^evt_[0-9a-f]{24}$/,
 } as const;
 
-export function newId(prefix: "proj" | "mem" | "tok" | "bnd" | "evt" | "whe"): string {
+export function newId(prefix: "proj" | "mem" | "tok" | "bnd" | "evt" | "whe" | "pay"): string {
   return `${prefix}_${randomHex(12)}`;
 }
 

@@ -1,6 +1,6 @@
 // The post-sign-in return_to guard (DECISIONS 11; OA-04; bug list 7 and 22): same family or refused.
 import { describe, expect, it } from "vitest";
-import { safeReturnTo } from "../../shared/auth/oauth/return-to";
+import { returnToPolicy, safeReturnTo } from "../../shared/auth/oauth/return-to";
 
 const local = { authOrigin: "http://localhost:8787" };
 const family = { authOrigin: "https://auth.example.com", familyDomain: ".example.com" };
@@ -64,6 +64,18 @@ describe("safeReturnTo", () => {
   it("treats a cookie domain without a dot as no family", () => {
     expect(
       safeReturnTo("https://evil.localhost/", { authOrigin: "http://localhost:8787", familyDomain: "localhost" }),
+    ).toBeUndefined();
+  });
+});
+
+describe("returnToPolicy", () => {
+  it("adds the fleet's exact origin, nothing looser", () => {
+    const policy = returnToPolicy({ AUTH_ORIGIN: "http://localhost:8787", FLEET_ORIGIN: "http://localhost:8788/" });
+    expect(safeReturnTo("http://localhost:8788/dashboard/", policy)).toBe("http://localhost:8788/dashboard/");
+    expect(safeReturnTo("https://localhost:8788/dashboard/", policy)).toBeUndefined();
+    expect(safeReturnTo("http://localhost:8789/", policy)).toBeUndefined();
+    expect(
+      safeReturnTo("http://localhost:8788/", returnToPolicy({ AUTH_ORIGIN: "http://localhost:8787" })),
     ).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
-// Where a browser may be sent after provider sign-in (DECISIONS 11: same family, no open redirect; OA-04).
-// Allowed: a path on this host (one leading `/`), this host's exact origin, or, when the cookie is shared across
-// a parent domain, an https URL on that domain or a subdomain of it. Everything else is refused, never "fixed".
+// Where a browser may be sent after sign-in, by a provider callback or by the sign-in page (DECISIONS 11: same
+// family, no open redirect; OA-04). Allowed: a path on this host (one leading `/`), this host's exact origin, the
+// fleet's exact origin (its dashboard), or, when the cookie is shared across a parent domain, an https URL on that
+// domain or a subdomain of it. Everything else (other hosts, `javascript:`, …) is refused, never "fixed".
 
 /** Longest return_to kept (it is stored with the flow and echoed in a Location header). */
 export const RETURN_TO_MAX_LENGTH = 2048;
@@ -10,6 +11,18 @@ export interface ReturnToPolicy {
   authOrigin: string;
   /** COOKIE_DOMAIN, e.g. `.example.com`: its https subdomains are in the family. */
   familyDomain?: string;
+  /** Other exact origins of the family (FLEET_ORIGIN), allowed on any scheme and port they name. */
+  siblingOrigins?: string[];
+}
+
+/** The policy of an auth host configured by AUTH_ORIGIN, COOKIE_DOMAIN and FLEET_ORIGIN. */
+export function returnToPolicy(env: {
+  AUTH_ORIGIN: string;
+  COOKIE_DOMAIN?: string;
+  FLEET_ORIGIN?: string;
+}): ReturnToPolicy {
+  const siblings = env.FLEET_ORIGIN ? [new URL(env.FLEET_ORIGIN).origin] : [];
+  return { authOrigin: env.AUTH_ORIGIN, familyDomain: env.COOKIE_DOMAIN, siblingOrigins: siblings };
 }
 
 // Browsers drop tabs and newlines inside URLs and read `\` as `/`, so `/\evil.com` or `/\t/evil.com` would become
@@ -47,7 +60,7 @@ export function safeReturnTo(value: string | undefined, policy: ReturnToPolicy):
     return undefined; // neither a path nor an absolute URL
   }
   if (url.username || url.password) return undefined;
-  if (url.origin === base.origin) return url.href;
+  if (url.origin === base.origin || policy.siblingOrigins?.includes(url.origin)) return url.href;
   // The family: https on the parent domain, on the default port (no `example.com:8443` lookalike services).
   if (url.protocol === "https:" && url.port === "" && familyHost(url.hostname, policy.familyDomain)) return url.href;
   return undefined;

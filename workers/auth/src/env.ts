@@ -20,6 +20,8 @@ export interface AuthBindings extends ProviderEnv {
   AUTH_ORIGIN: string;
   /** Parent domain for the shared cookie (e.g. `.example.com`); unset on localhost. */
   COOKIE_DOMAIN?: string;
+  /** The fleet's origin: its dashboard is a place sign-in may return to. */
+  FLEET_ORIGIN?: string;
   /** Secret keying the email-code HMACs (never a plain hash: a million codes crack offline). */
   EMAIL_CODE_KEY?: string;
   /** Resend-compatible mail API (DECISIONS 10, 27); DEV_MAIL_LOG=true writes mails to the dev log instead. */

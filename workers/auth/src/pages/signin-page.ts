@@ -14,7 +14,17 @@ button, .button { display: inline-block; padding: .4rem .8rem; margin: .2rem .2r
 ul { padding-left: 1.2rem; }
 `;
 
-export function signinPage(options: { add: boolean }): string {
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  '"': "&quot;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "'": "&#39;",
+};
+const escapeAttribute = (text: string) => text.replace(/[&"<>']/g, (ch) => ATTRIBUTE_ESCAPES[ch] ?? ch);
+
+/** `returnTo`: already checked by the return-to policy (or null); the script reads it from the body element. */
+export function signinPage(options: { add: boolean; returnTo: string | null }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -23,7 +33,7 @@ export function signinPage(options: { add: boolean }): string {
 <title>Sign in</title>
 <style>${STYLE}</style>
 </head>
-<body>
+<body data-return-to="${escapeAttribute(options.returnTo ?? "")}">
 <h1>${options.add ? "Add an account" : "Sign in"}</h1>
 <section id="account">
   <p id="active">…</p>

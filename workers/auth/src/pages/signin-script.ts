@@ -3,7 +3,8 @@
 export const SIGNIN_SCRIPT = `
 const params = new URLSearchParams(location.search);
 const add = params.get("add") === "1";
-const returnTo = params.get("return_to");
+// Checked by the server against the return-to policy; never read from the query string here.
+const returnTo = document.body.dataset.returnTo || null;
 const $ = (id) => document.getElementById(id);
 const show = (id, text, error) => { const el = $(id); el.textContent = text; el.className = error ? "msg error" : "msg"; };
 

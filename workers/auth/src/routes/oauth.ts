@@ -7,7 +7,7 @@ import { errorCode, OAuthError } from "../../../../shared/auth/oauth/errors";
 import { authorizationEndpoint, expectedIssuer, redeemCode } from "../../../../shared/auth/oauth/flow";
 import { createNonce, createPkce, createState } from "../../../../shared/auth/oauth/pkce";
 import { configuredProviders, findProvider, type Provider } from "../../../../shared/auth/oauth/providers";
-import { safeReturnTo } from "../../../../shared/auth/oauth/return-to";
+import { returnToPolicy, safeReturnTo } from "../../../../shared/auth/oauth/return-to";
 import { browserStartedFlow, clearedStateCookie, stateCookie } from "../../../../shared/auth/oauth/state-cookie";
 import { consumeOAuthState, OAUTH_STATE_TTL_MS, storeOAuthState } from "../../../../shared/auth/oauth/state-store";
 import { findOrCreateAccount } from "../../../../shared/db/accounts";
@@ -113,10 +113,7 @@ oauthRoutes.openapi(
   async (c) => {
     const provider = requireProvider(c.env, c.req.valid("param").provider);
     const query = c.req.valid("query");
-    const returnTo = safeReturnTo(query.return_to, {
-      authOrigin: c.env.AUTH_ORIGIN,
-      familyDomain: c.env.COOKIE_DOMAIN,
-    });
+    const returnTo = safeReturnTo(query.return_to, returnToPolicy(c.env));
     if (returnTo === undefined) {
       throw new AppError("bad_return_to", { detail: "a path on this host or a URL in this site's family" });
     }

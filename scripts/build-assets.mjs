@@ -1,12 +1,18 @@
-// Builds .build/public, the static assets the workers serve: the API explorer (Swagger UI from the
-// swagger-ui-dist package, so nothing is fetched from a CDN) and its init script.
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+// Builds the static assets the workers serve, with nothing fetched from a CDN:
+// - .build/public (auth and verify): the API explorer (Swagger UI from the swagger-ui-dist package) and its init
+//   script;
+// - .build/fleet-public (fleet only): the same explorer plus the fleet dashboard (workers/fleet/dashboard, plain
+//   HTML, CSS and ES modules copied as they are) and its `_headers` (the auth host has no fleet API, so it must not
+//   serve the dashboard).
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
 const require = createRequire(import.meta.url);
+const root = path.join(import.meta.dirname, "..");
 const swaggerDir = path.dirname(require.resolve("swagger-ui-dist/package.json"));
-const out = path.join(import.meta.dirname, "..", ".build", "public", "api-explorer", "assets");
+const publicDir = path.join(root, ".build", "public");
+const out = path.join(publicDir, "api-explorer", "assets");
 mkdirSync(out, { recursive: true });
 for (const file of ["swagger-ui.css", "swagger-ui-bundle.js"])
   copyFileSync(path.join(swaggerDir, file), path.join(out, file));
@@ -15,3 +21,19 @@ writeFileSync(
   `window.ui = SwaggerUIBundle({ url: "/api/openapi", dom_id: "#explorer", deepLinking: true, withCredentials: true });\n`,
 );
 console.log(`api explorer assets in ${path.relative(process.cwd(), out)}`);
+
+// The fleet's assets, updated in place (a running `npm start` watches this folder; wrangler stops if it vanishes);
+// files removed from the dashboard's source are removed here too.
+const dashboardSource = path.join(root, "workers", "fleet", "dashboard");
+const fleetDir = path.join(root, ".build", "fleet-public");
+const dashboardOut = path.join(fleetDir, "dashboard");
+cpSync(publicDir, fleetDir, { recursive: true });
+const isHeaders = (source) => path.basename(source) === "_headers";
+cpSync(dashboardSource, dashboardOut, { recursive: true, filter: (source) => !isHeaders(source) });
+for (const entry of readdirSync(dashboardOut, { recursive: true })) {
+  if (!existsSync(path.join(dashboardSource, entry)))
+    rmSync(path.join(dashboardOut, entry), { recursive: true, force: true });
+}
+// Workers static assets read `_headers` from the root of the assets directory.
+copyFileSync(path.join(dashboardSource, "_headers"), path.join(fleetDir, "_headers"));
+console.log(`fleet dashboard assets in ${path.relative(process.cwd(), fleetDir)}`);

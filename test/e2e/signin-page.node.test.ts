@@ -1,66 +1,38 @@
 // The sign-in page in a real browser: headless Chromium (Debian's package, installed here if missing) driven by
 // playwright-core against the whole stack started as `npm start` would (on other ports), with a local mail API and
 // a local OpenID Connect provider. Screenshots of each state go to test-artifacts/signin/.
-import { type ChildProcess, execSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Signer } from "bip322-js";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
+import { ensureChromium, launchChromium, startStack } from "../harness/browser-stack.mjs";
 import { startMail } from "../harness/mail-server.mjs";
 import { startOidc } from "../harness/oidc-server.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ORIGIN = "http://localhost:8797";
-const STATE_DIR = ".build/e2e-state";
 const root = path.join(import.meta.dirname, "../..");
 const artifacts = path.join(root, "test-artifacts", "signin");
 
-let stack: ChildProcess | undefined;
+let stack: Awaited<ReturnType<typeof startStack>> | undefined;
 let browser: Browser | undefined;
 let mail: Awaited<ReturnType<typeof startMail>>;
 let oidc: Awaited<ReturnType<typeof startOidc>>;
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
-  // The test setup installs Debian's chromium (the machine reaches Debian's package archive).
-  execSync("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium", {
-    stdio: "inherit",
-  });
-}
-
-async function waitForStack() {
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${ORIGIN}/api/health`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("the stack did not start");
-}
-
 beforeAll(async () => {
   ensureChromium();
   mkdirSync(artifacts, { recursive: true });
-  // A fresh state per run: the hourly email-code limits would otherwise carry over between runs.
-  rmSync(path.join(root, STATE_DIR), { recursive: true, force: true });
   mail = await startMail();
   oidc = await startOidc();
-  stack = spawn(process.execPath, ["scripts/dev.mjs"], {
-    cwd: root,
-    detached: true,
-    stdio: "ignore",
+  // A fresh state per run (startStack empties it): the hourly email-code limits would otherwise carry over.
+  stack = await startStack({
+    auth: 8797,
+    fleet: 8798,
+    authInspector: 9239,
+    fleetInspector: 9240,
+    stateDir: ".build/e2e-state",
     env: {
-      ...process.env,
-      PORT_AUTH: "8797",
-      PORT_FLEET: "8798",
-      INSPECTOR_PORT_AUTH: "9239",
-      INSPECTOR_PORT_FLEET: "9240",
-      STATE_DIR,
-      AUTH_ORIGIN: ORIGIN,
-      FLEET_ORIGIN: "http://localhost:8798",
       MAIL_API_URL: mail.url,
       MAIL_API_KEY: mail.apiKey,
       MAIL_FROM: "e2e <e2e@example.com>",
@@ -70,29 +42,12 @@ beforeAll(async () => {
       OIDC_LABEL: "Local OIDC",
     },
   });
-  await waitForStack();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (stack?.pid) {
-    try {
-      process.kill(stack.pid, "SIGTERM");
-    } catch {}
-    await new Promise((r) => setTimeout(r, 4000));
-  }
+  await stack?.stop();
   await mail?.close();
   await oidc?.close();
 });

@@ -1,0 +1,240 @@
+// The fleet dashboard in a real browser (headless Debian chromium, playwright-core) against the whole stack as
+// `npm start` runs it, on its own ports: sign in through the auth host's page, then every screen's main flow, with a
+// loopback webhook receiver. Screenshots of each screen and the downloaded audit bundle go to test-artifacts/dashboard/.
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Signer } from "bip322-js";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSigningWif } from "../../scripts/wif.mjs";
+import { randomHex } from "../../shared/crypto/digest";
+import { buildDelegation } from "../../shared/envelopes/agent";
+import { isoSeconds } from "../../shared/time";
+import { ensureChromium, launchChromium, startStack } from "../harness/browser-stack.mjs";
+import { startReceiver } from "../harness/webhook-receiver.mjs";
+
+const artifacts = path.join(import.meta.dirname, "../..", "test-artifacts", "dashboard");
+const HOUR_MS = 3_600_000;
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  ensureChromium();
+  mkdirSync(artifacts, { recursive: true });
+  receiver = await startReceiver();
+  stack = await startStack({
+    auth: 8807,
+    fleet: 8808,
+    authInspector: 9247,
+    fleetInspector: 9248,
+    stateDir: ".build/dashboard-state",
+    // No card processor, whatever the developer's environment holds: checkout then answers its 503 reason.
+    env: { STRIPE_SECRET_KEY: "" },
+  });
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await receiver?.close();
+});
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+
+/** The reason of the last error a screen's notice shows. */
+const reasonIn = (page: Page, selector: string) => page.locator(`${selector} code.reason`).textContent();
+
+/** A delegation from the signed-in owner to a fresh agent key, signed with bip322-js, as an agent's tool would. */
+async function signedDelegation(principal: { wif: string; address: string }) {
+  const agent = generateSigningWif(undefined, "p2wpkh");
+  const now = Date.now();
+  return buildDelegation(
+    {
+      principal: principal.address,
+      agent: agent.address,
+      scopes: ["stamp:sign(mime=text/markdown)"],
+      bond: null,
+      issued_at: isoSeconds(now - HOUR_MS),
+      expires_at: isoSeconds(now + 24 * HOUR_MS),
+      nonce: randomHex(16),
+    },
+    (id) => Signer.sign(principal.wif, principal.address, id) as string,
+  );
+}
+
+async function received(pathname: string) {
+  const res = await fetch(`${receiver.url}/__admin/received?path=${encodeURIComponent(pathname)}`);
+  return (await res.json()) as { headers: Record<string, string>; serviceOk: boolean; standardOk: boolean }[];
+}
+
+describe("fleet dashboard", () => {
+  it("runs a project owner's day: projects, members, tokens, webhooks, envelopes, audit, log, billing", async () => {
+    const context = await (browser as Browser).newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    page.on("dialog", (dialog) => dialog.accept());
+    const { fleetOrigin } = stack;
+    const dashboard = `${fleetOrigin}/dashboard/`;
+
+    // Served by the fleet only (the auth host has no fleet API), with its own CSP; the fleet's root leads to it.
+    const root = await fetch(`${fleetOrigin}/`, { redirect: "manual" });
+    expect([root.status, root.headers.get("location")]).toEqual([302, "/dashboard/"]);
+    expect((await fetch(dashboard)).headers.get("content-security-policy")).toContain("connect-src 'self'");
+    expect((await fetch(`${stack.authOrigin}/dashboard/`)).status).toBe(404);
+
+    // Signed out: the dashboard links to the auth host's sign-in page, which brings the browser back.
+    await page.goto(dashboard);
+    await page.waitForSelector("#signin-link");
+    await shot(page, "01-signed-out");
+    await page.click("#signin-link");
+    await page.waitForURL((url) => url.origin === stack.authOrigin && url.pathname === "/signin");
+    const owner = generateSigningWif(undefined, "p2wpkh");
+    await page.fill("#btc-address", owner.address);
+    await page.click("#btc-challenge");
+    await page.waitForSelector("#btc-signature", { state: "visible" });
+    const challenge = await page.inputValue("#btc-message");
+    await page.fill("#btc-signature", Signer.sign(owner.wif, owner.address, challenge) as string);
+    await page.click("#btc-signin");
+    await page.waitForURL((url) => url.origin === fleetOrigin);
+    await expect.poll(() => page.textContent("#signed-in-as")).toContain(owner.address);
+    await shot(page, "02-projects");
+
+    // Projects: create, then rename from the overview.
+    await page.fill("#project-name", "Dashboard fleet");
+    await page.click("#project-create");
+    await page.waitForSelector("#screen-overview");
+    const projectId = /#\/p\/(proj_[0-9a-f]+)\//.exec(page.url())?.[1] ?? "";
+    expect(projectId).toMatch(/^proj_/);
+    await page.fill("#screen-overview input[name=name]", "Dashboard fleet (renamed)");
+    await page.click("#rename");
+    await expect.poll(() => page.textContent("h2")).toContain("Dashboard fleet (renamed)");
+    await shot(page, "03-overview");
+    const project = `${dashboard}#/p/${projectId}`;
+
+    // Members: invite, change the role, and the last owner refused a demotion with its reason.
+    await page.goto(`${project}/members`);
+    const member = generateSigningWif(undefined, "p2wpkh").address;
+    await page.fill("#invite-address", member);
+    await page.selectOption("#invite-role", "member");
+    await page.click("#invite");
+    await page.waitForSelector(`select[data-member="${member}"]`);
+    await page.selectOption(`select[data-member="${member}"]`, "admin");
+    await page.click(`button[data-save="${member}"]`);
+    await expect.poll(() => page.textContent("#member-status")).toContain(`${member} is now admin`);
+    await expect.poll(() => page.inputValue(`select[data-member="${member}"]`)).toBe("admin");
+    await page.selectOption(`select[data-member="${owner.address}"]`, "admin");
+    await page.click(`button[data-save="${owner.address}"]`);
+    await expect.poll(() => reasonIn(page, "#member-status")).toBe("last_owner_cannot_demote");
+    await shot(page, "04-members");
+
+    // Tokens: the secret is shown once; a reload shows the token without it. A second token is revoked.
+    await page.goto(`${project}/tokens`);
+    await page.fill("#token-name", "ci");
+    await page.click("#token-create");
+    const secret = await page.locator("#token-secret input.secret").inputValue();
+    expect(secret).toMatch(/^ock_[0-9a-f]{64}$/);
+    await shot(page, "05-token-secret-once");
+    await page.reload();
+    await page.waitForSelector("#token-list table");
+    expect(await page.locator("#token-secret").textContent()).toBe("");
+    expect(await page.content()).not.toContain(secret);
+    await expect.poll(() => page.textContent("#token-list")).toContain(`ock_…${secret.slice(-4)}`);
+    await page.fill("#token-name", "old");
+    await page.click("#token-create");
+    await page.waitForSelector('button[data-token="old"][data-action="revoke"]');
+    await page.click('button[data-token="old"][data-action="revoke"]');
+    await page.waitForSelector('button[data-token="old"][data-action="restore"]');
+    await shot(page, "06-tokens-after-reload");
+
+    // Webhooks: one endpoint that accepts, one that fails; each secret shown once and handed to the receiver.
+    await page.goto(`${project}/webhooks`);
+    for (const name of ["/ok/dashboard", "/fail/dashboard"]) {
+      await page.fill("#endpoint-url", `${receiver.url}${name}`);
+      await page.click("#endpoint-create");
+      await page.locator("#endpoint-secret h4", { hasText: name }).waitFor();
+      const whsec = await page.locator("#endpoint-secret input.secret").inputValue();
+      expect(whsec).toMatch(/^whsec_/);
+      await fetch(`${receiver.url}/__admin/secret`, {
+        method: "PUT",
+        body: JSON.stringify({ path: name, secret: whsec }),
+      });
+      await expect.poll(() => page.locator("section.endpoint").count()).toBe(name.startsWith("/ok") ? 1 : 2);
+    }
+    await shot(page, "07-webhook-secret-once");
+
+    // A delegation registered with the token (as an agent's tool would) is listed with its status.
+    const built = await signedDelegation(owner);
+    const registered = await fetch(`${fleetOrigin}/api/delegations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ project_id: projectId, envelope: built.envelope }),
+    });
+    expect(registered.status).toBe(201);
+    await page.goto(`${project}/envelopes`);
+    const row = page.locator("#envelope-list tr", { hasText: built.id.slice(0, 12) });
+    await expect.poll(() => row.textContent()).toContain("active");
+    await shot(page, "08-envelopes");
+
+    // Deliveries inline: succeeded at /ok; pending http_500 at /fail, retried by hand.
+    await page.goto(`${project}/webhooks`);
+    const okCard = page.locator("section.endpoint", { hasText: "/ok/dashboard" });
+    const failCard = page.locator("section.endpoint", { hasText: "/fail/dashboard" });
+    const refreshed = async (card: typeof okCard) => {
+      await card.getByRole("button", { name: "Refresh deliveries" }).click();
+      return card.locator("tbody").textContent();
+    };
+    await expect.poll(() => refreshed(okCard), { timeout: 30_000 }).toContain("succeeded");
+    await expect.poll(() => refreshed(failCard), { timeout: 30_000 }).toContain("http_500");
+    expect((await received("/ok/dashboard"))[0]).toMatchObject({ serviceOk: true, standardOk: true });
+    await failCard.locator("button[data-retry]").first().click();
+    await expect.poll(() => failCard.locator(".notice").textContent()).toContain("Retried: attempt 2");
+    const manual = (await received("/fail/dashboard")).filter((r) => r.headers["x-service-manual-retry"] === "true");
+    expect(manual).toHaveLength(1);
+    await shot(page, "09-webhook-deliveries");
+
+    // Audit export: the ndjson bundle downloads, holds the delegation and ends with the signed manifest.
+    await page.goto(`${project}/audit`);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click('a[data-format="ndjson"]')]);
+    const saved = path.join(artifacts, "audit-bundle.ndjson");
+    await download.saveAs(saved);
+    const lines = readFileSync(saved, "utf8").trim().split("\n");
+    expect(lines[0]).toContain(built.id);
+    expect(JSON.parse(lines[lines.length - 1] ?? "{}")).toHaveProperty("manifest.total", 1);
+    await expect
+      .poll(async () => {
+        await page.click("#bundles-refresh");
+        return page.textContent("#bundle-list tbody");
+      })
+      .toContain("ndjson");
+    await shot(page, "10-audit-export");
+
+    // Admin log: every privilege change so far, newest first, and a filter.
+    await page.goto(`${project}/log`);
+    await page.waitForSelector("#log-entries table");
+    const types = await page.locator("#log-entries .event-type").allTextContents();
+    for (const type of ["project.renamed", "member.created", "member.updated", "token.created", "token.updated"]) {
+      expect(types).toContain(type);
+    }
+    expect(types.filter((t) => t === "webhook_endpoint.created")).toHaveLength(2);
+    await shot(page, "11-admin-log");
+    await page.selectOption("#log-filter", "token.created");
+    await page.click("#log-apply");
+    await expect
+      .poll(async () => [...new Set(await page.locator("#log-entries .event-type").allTextContents())])
+      .toEqual(["token.created"]);
+
+    // Billing: the community plan; with no card processor configured, checkout shows the server's reason.
+    await page.goto(`${project}/billing`);
+    await expect.poll(() => page.textContent("#billing-plan")).toBe("community");
+    await page.click("#checkout-card");
+    await expect.poll(() => reasonIn(page, "#billing-status")).toBe("card_processor_not_configured");
+    await shot(page, "12-billing");
+    // A processor sends the buyer back to /dashboard/?project=…&billing=…: this project's billing, with a notice.
+    await page.goto(`${dashboard}?project=${projectId}&billing=cancelled`);
+    await expect.poll(() => page.textContent("#billing-return")).toContain("cancelled");
+    await context.close();
+  }, 180_000);
+});

@@ -1,0 +1,81 @@
+// The browser tests' stack: Debian's chromium (installed if missing) driven by playwright-core, and the whole
+// local stack started as `npm start` starts it (scripts/dev.mjs), on other ports with its own state folder.
+import { execSync, spawn } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+export const CHROMIUM = "/usr/bin/chromium";
+const root = path.join(import.meta.dirname, "../..");
+
+export function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  // The test setup installs Debian's chromium (the machine reaches Debian's package archive).
+  execSync("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium", {
+    stdio: "inherit",
+  });
+}
+
+async function waitFor(url) {
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the stack did not start (${url})`);
+}
+
+/**
+ * Starts scripts/dev.mjs with a fresh state folder (limits and rows of an earlier run never carry over) and waits
+ * until both workers answer. `env` adds variables passed through to the workers (DECISIONS 27).
+ */
+export async function startStack({ auth, fleet, authInspector, fleetInspector, stateDir, env = {} }) {
+  rmSync(path.join(root, stateDir), { recursive: true, force: true });
+  const authOrigin = `http://localhost:${auth}`;
+  const fleetOrigin = `http://localhost:${fleet}`;
+  const child = spawn(process.execPath, ["scripts/dev.mjs"], {
+    cwd: root,
+    detached: true,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      PORT_AUTH: String(auth),
+      PORT_FLEET: String(fleet),
+      INSPECTOR_PORT_AUTH: String(authInspector),
+      INSPECTOR_PORT_FLEET: String(fleetInspector),
+      STATE_DIR: stateDir,
+      AUTH_ORIGIN: authOrigin,
+      FLEET_ORIGIN: fleetOrigin,
+      ...env,
+    },
+  });
+  await waitFor(`${authOrigin}/api/health`);
+  await waitFor(`${fleetOrigin}/api/health`);
+  return {
+    authOrigin,
+    fleetOrigin,
+    async stop() {
+      try {
+        process.kill(child.pid, "SIGTERM"); // dev.mjs stops its wrangler process groups
+      } catch {}
+      await new Promise((r) => setTimeout(r, 4000));
+    },
+  };
+}
+
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}

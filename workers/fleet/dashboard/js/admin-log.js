@@ -1,0 +1,72 @@
+// The admin log: privilege-changing operations, newest first, filtered by event type and paged back with
+// `before` (the previous page's next_cursor). Route: GET /api/admin/log?project_id&event_type&before&limit.
+import { api, query } from "./api.js";
+import { h, moreButton, notice, select, table, time } from "./ui.js";
+
+/** The event types the fleet writes to the admin log (workers/fleet/src/routes/*.ts). */
+const EVENT_TYPES = [
+  "project.renamed",
+  "project.archived",
+  "project.transferred",
+  "member.created",
+  "member.updated",
+  "member.deleted",
+  "token.created",
+  "token.updated",
+  "token.deleted",
+  "webhook_endpoint.created",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.deleted",
+  "billing.checkout_created",
+  "billing.plan_changed",
+  "billing.plan_renewed",
+];
+const PAGE = 25;
+
+export async function adminLogScreen(ctx) {
+  const { container } = ctx;
+  const filter = select("Event type", "event_type", [["", "All events"], ...EVENT_TYPES], "");
+  filter.input.id = "log-filter";
+  const entries = h("div", { id: "log-entries" });
+  const apply = (event) => {
+    event?.preventDefault();
+    entries.replaceChildren();
+    return loadPage(ctx, entries, filter.input.value);
+  };
+  container.replaceChildren(
+    h("h3", {}, "Admin log"),
+    h(
+      "form",
+      { onsubmit: apply, class: "filters" },
+      filter,
+      h("button", { type: "submit", id: "log-apply" }, "Filter"),
+    ),
+    entries,
+  );
+  await apply();
+}
+
+async function loadPage(ctx, box, eventType, before) {
+  const out = notice();
+  const q = query({ project_id: ctx.project.id, event_type: eventType, before, limit: PAGE });
+  const result = await api("GET", `/api/admin/log${q}`);
+  if (!out.check(result)) return box.append(out);
+  const t = table(
+    before ? `Older entries (before #${before})` : "Latest entries",
+    [
+      { label: "#", cell: (e) => String(e.seq) },
+      { label: "When", cell: (e) => time(e.created_at) },
+      { label: "Event", cell: (e) => h("span", { class: "event-type" }, e.event_type) },
+      { label: "Actor", cell: (e) => h("code", { class: "wrap" }, e.actor) },
+      { label: "Target", cell: (e) => (e.target_id ? h("code", {}, e.target_id) : "—") },
+      { label: "Detail", cell: (e) => (e.detail ? h("code", { class: "wrap" }, JSON.stringify(e.detail)) : "—") },
+    ],
+    result.data.entries,
+    "No entries.",
+  );
+  box.append(t);
+  const next = result.data.next_cursor;
+  if (next) {
+    box.append(moreButton("Older entries", () => loadPage(ctx, box, eventType, next), { id: "log-older" }));
+  }
+}

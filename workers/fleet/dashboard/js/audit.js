@@ -1,0 +1,66 @@
+// Audit export: download the signed bundle of every envelope (ndjson, json or csv; the last line or member is the
+// signed manifest, checked offline by `npm run verify-bundle`), and the list of completed exports with counts.
+// Routes: GET /api/audit/export?project_id&format, GET /api/audit/bundles?project_id.
+import { api, query } from "./api.js";
+import { h, notice, section, short, table, time } from "./ui.js";
+
+const FORMATS = [
+  ["ndjson", "NDJSON (one envelope per line)"],
+  ["json", "JSON (one document)"],
+  ["csv", "CSV (kind, id, envelope)"],
+];
+
+export async function auditScreen(ctx) {
+  const { project, container } = ctx;
+  const bundles = h("div", { id: "bundle-list" });
+  const links = FORMATS.map(([format, label]) =>
+    h(
+      "li",
+      {},
+      h(
+        "a",
+        { href: `/api/audit/export${query({ project_id: project.id, format })}`, download: "", dataset: { format } },
+        `Download ${label}`,
+      ),
+    ),
+  );
+  container.replaceChildren(
+    section(
+      "Download a signed audit bundle",
+      h(
+        "p",
+        { class: "hint" },
+        "Every envelope of the project, byte for byte, in replay order, with a signed manifest.",
+      ),
+      h("ul", { class: "downloads" }, links),
+    ),
+    section(
+      "Completed exports",
+      h("button", { type: "button", id: "bundles-refresh", onclick: () => loadBundles(ctx, bundles) }, "Refresh"),
+      bundles,
+    ),
+  );
+  await loadBundles(ctx, bundles);
+}
+
+async function loadBundles(ctx, box) {
+  const out = notice();
+  const result = await api("GET", `/api/audit/bundles${query({ project_id: ctx.project.id })}`);
+  if (!out.check(result)) return box.replaceChildren(out);
+  const total = (b) => String(Object.values(b.counts).reduce((sum, n) => sum + n, 0));
+  box.replaceChildren(
+    table(
+      "Audit bundles, newest first",
+      [
+        { label: "Bundle", cell: (b) => h("code", {}, b.id) },
+        { label: "Format", cell: (b) => b.format },
+        { label: "Envelopes", cell: total },
+        { label: "sha256", cell: (b) => h("code", { title: b.sha256 }, short(b.sha256)) },
+        { label: "Key", cell: (b) => h("code", {}, b.kid) },
+        { label: "Created", cell: (b) => time(b.created_at) },
+      ],
+      result.data.bundles,
+      "No exports yet.",
+    ),
+  );
+}

@@ -110,7 +110,17 @@ export function setupDevVars() {
   for (const [worker, vars] of Object.entries(perWorker)) {
     writeFileSync(path.join(root, "workers", worker, ".dev.vars"), formatVars(vars), { mode: 0o600 });
   }
-  return Object.fromEntries(PASS_THROUGH.filter((key) => process.env[key]).map((key) => [key, process.env[key]]));
+  const passed = Object.fromEntries(
+    PASS_THROUGH.filter((key) => process.env[key]).map((key) => [key, process.env[key]]),
+  );
+  // A signing key given in the environment (a rotation rehearsal, the kit's rotation test) replaces the generated
+  // one for this start only; the fleet then trusts it and the previous keys instead of the file's key.
+  if (process.env.AUTH_SIGNING_KEY) {
+    passed.AUTH_SIGNING_KEY = process.env.AUTH_SIGNING_KEY;
+    const previous = process.env.AUTH_PREVIOUS_KEYS ? JSON.parse(process.env.AUTH_PREVIOUS_KEYS) : [];
+    passed.AUTH_PUBLIC_KEYS = JSON.stringify([publicOf(process.env.AUTH_SIGNING_KEY), ...previous]);
+  }
+  return passed;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) setupDevVars();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // README walk-through for the fleet registry: create a project and an API token, build and sign OC Agent envelopes
-// with WIF keys (delegation, action, revocation), register them, and download the signed audit bundle.
+// with WIF keys (delegation, action, revocation; built by the kit, as `oc` does), register them, and download the
+// signed audit bundle. For every envelope kind and offline bundle checks, see the `oc` CLI (docs/kit.md).
 // Authenticates with the cookie saved by `npm run signin` (.state/cookie.txt) or with --token ock_….
 //
 //   npm run fleet -- project --name "My fleet"
@@ -12,12 +13,9 @@
 //   npm run fleet -- hook --project proj_… --url http://127.0.0.1:8790/ok/demo [--events delegation.registered,…]
 //   npm run fleet -- deliveries --project proj_…
 //   npm run fleet -- reconcile            (the cron reconciler, with CRON_SECRET from .dev.vars)
-import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { Signer } from "bip322-js";
-import { importTs } from "./lib/import-ts.mjs";
-import { generateSigningWif } from "./wif.mjs";
+import { loadKit } from "./kit/load.mjs";
 
 const [command, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({
@@ -67,12 +65,9 @@ async function call(method, path, body) {
   return json;
 }
 
-const signerFor = (wif) => {
-  const { address } = generateSigningWif(wif, values.type);
-  return { address, sign: (idHex) => Signer.sign(wif, address, idHex) };
-};
-
-const agentLib = () => importTs("shared/envelopes/agent/index.ts");
+// Envelopes are built and signed by the integrator kit (shared/kit, the `oc` CLI's library): one implementation.
+const kit = ["delegate", "act", "revoke"].includes(command) ? await loadKit() : undefined;
+const signerFor = (wif) => kit.keyFromWif(wif, values.type);
 
 switch (command) {
   case "project": {
@@ -89,21 +84,10 @@ switch (command) {
     break;
   }
   case "delegate": {
-    const { buildDelegation } = await agentLib();
-    const principal = signerFor(values.wif);
     const agent = signerFor(values["agent-wif"]);
-    const now = Date.now();
-    const built = await buildDelegation(
-      {
-        principal: principal.address,
-        agent: agent.address,
-        scopes: [values.scope],
-        bond: null,
-        issued_at: iso(now - 60_000),
-        expires_at: iso(now + Number(values.hours) * 3_600_000),
-        nonce: randomBytes(16).toString("hex"),
-      },
-      principal.sign,
+    const built = await kit.delegation(
+      { agent: agent.address, scopes: [values.scope], expires_at: iso(Date.now() + Number(values.hours) * 3_600_000) },
+      signerFor(values.wif),
     );
     const { delegation } = await call("POST", "/api/delegations", {
       project_id: values.project,
@@ -115,36 +99,24 @@ switch (command) {
     break;
   }
   case "act": {
-    const { buildAction } = await agentLib();
     const agent = signerFor(values["agent-wif"]);
-    const content = `action by ${agent.address} at ${new Date().toISOString()}`;
-    const built = await buildAction(
+    const built = await kit.action(
       {
-        address: agent.address,
-        content_hash: `sha256:${createHash("sha256").update(content).digest("hex")}`,
-        content_length: Buffer.byteLength(content),
+        content: `action by ${agent.address} at ${new Date().toISOString()}`,
         content_mime: "text/markdown",
-        signed_at: iso(Date.now()),
         delegation_id: values.delegation,
         scope_exercised: values.scope,
       },
-      agent.sign,
+      agent,
     );
     const { action } = await call("POST", "/api/actions", { project_id: values.project, envelope: built.envelope });
     console.log(`action ${action.id} under ${action.delegation_id}`);
     break;
   }
   case "revoke": {
-    const { buildRevocation } = await agentLib();
-    const principal = signerFor(values.wif);
-    const built = await buildRevocation(
-      {
-        address: principal.address,
-        delegation_id: values.delegation,
-        reason: values.reason,
-        signed_at: iso(Date.now()),
-      },
-      principal.sign,
+    const built = await kit.revocation(
+      { delegation_id: values.delegation, reason: values.reason },
+      signerFor(values.wif),
     );
     const { revocation } = await call("POST", "/api/revocations", {
       project_id: values.project,

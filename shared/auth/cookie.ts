@@ -2,6 +2,8 @@
 
 export const SESSION_COOKIE = "oc_session";
 export const SESSION_COOKIE_MAX_AGE = 30 * 24 * 60 * 60; // seconds: the session row lifetime
+/** At most this many `oc_session` copies are tried per request, so a flood of cookies cannot multiply the work. */
+export const MAX_SESSION_COOKIES = 4;
 
 function attributes(domain: string | undefined, maxAge: number): string[] {
   // Domain is omitted when unset (local dev on localhost): browsers refuse Domain=localhost.

@@ -3,11 +3,10 @@
 import type { PublicJwk } from "../crypto/signing-key";
 import type { Db } from "../db/client";
 import { liveSessionByJti, type SessionRow } from "../db/sessions";
-import { readSessionCookies } from "./cookie";
+import { MAX_SESSION_COOKIES, readSessionCookies } from "./cookie";
 import { type SessionClaims, verifySessionToken } from "./session-token";
 
-/** At most this many `oc_session` copies are tried per request, so a flood of cookies cannot multiply the work. */
-export const MAX_SESSION_COOKIES = 4;
+export { MAX_SESSION_COOKIES };
 
 export interface CurrentSession {
   claims: SessionClaims;

@@ -56,6 +56,27 @@ export function loadSigningKey(secret: string): Promise<SigningKey> {
   return pending;
 }
 
+/**
+ * What a key in the auth host's JWKS is for (the `oc_use` member): session keys verify oc_session tokens; the
+ * other published keys (the fleet's audit key, DECISIONS 16: "same JWKS, own kid") verify audit bundles only.
+ */
+export type KeyUse = "session" | "audit";
+
+/** The JWKS entry of a key: the public JWK and its use. */
+export const publishedJwk = (jwk: PublicJwk, use: KeyUse) => ({ ...jwk, oc_use: use });
+
+/**
+ * The keys of a JWKS's `keys` array that may verify a session: Ed25519, and not marked for another use. A key with
+ * no `oc_use` counts (key sets from before the marker, or a consumer's own).
+ */
+export function sessionKeysOf(keys: unknown): PublicJwk[] {
+  if (!Array.isArray(keys)) return [];
+  const forSessions = keys.filter(
+    (k) => typeof k === "object" && k !== null && ((k as { oc_use?: unknown }).oc_use ?? "session") === "session",
+  );
+  return parsePreviousKeys(JSON.stringify(forSessions));
+}
+
 /** Public keys kept for verification after a rotation: a JSON array of public JWKs (optional secret). */
 export function parsePreviousKeys(json: string | undefined): PublicJwk[] {
   if (!json) return [];

@@ -21,6 +21,7 @@ export {
 export {
   type DeliveryInput,
   deliveryHeaders,
+  type RawBody,
   type SignatureCheck,
   STANDARD_TOLERANCE_SECONDS,
   verifyServiceSignature,

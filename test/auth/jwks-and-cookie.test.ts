@@ -20,8 +20,10 @@ describe("JWKS", () => {
     expect(body.keys.length).toBe(3);
     for (const key of body.keys) {
       expect(key).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA", use: "sig" });
-      expect(Object.keys(key).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x"]);
+      expect(Object.keys(key).sort()).toEqual(["alg", "crv", "kid", "kty", "oc_use", "use", "x"]);
     }
+    // The current and retired session keys, then the fleet's audit key, marked so it never verifies a session.
+    expect(body.keys.map((k) => k.oc_use)).toEqual(["session", "session", "audit"]);
   });
 
   it("a consumer verifies the cookie with jose.createRemoteJWKSet, with no other call to the auth host", async () => {

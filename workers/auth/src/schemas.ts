@@ -120,6 +120,7 @@ export const JwksSchema = z
         kid: z.string(),
         alg: z.literal("EdDSA"),
         use: z.literal("sig"),
+        oc_use: z.enum(["session", "audit"]),
       }),
     ),
   })

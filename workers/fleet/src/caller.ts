@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { resolveSession } from "../../../shared/auth/current-session";
 import { sha256Hex } from "../../../shared/crypto/digest";
-import { type PublicJwk, parsePreviousKeys } from "../../../shared/crypto/signing-key";
+import { type PublicJwk, parsePreviousKeys, sessionKeysOf } from "../../../shared/crypto/signing-key";
 import { orm } from "../../../shared/db/client";
 import { accounts, apiTokens, projects } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
@@ -26,7 +26,7 @@ async function authKeys(env: FleetBindings, now: number): Promise<PublicJwk[]> {
   const res = await env.AUTH.fetch(new Request(`${env.AUTH_ORIGIN}/api/auth/jwks`));
   if (!res.ok) throw new AppError("unauthenticated", { detail: "auth host keys unavailable" });
   const body = (await res.json()) as { keys?: unknown };
-  jwksCache = { keys: parsePreviousKeys(JSON.stringify(body.keys ?? [])), at: now };
+  jwksCache = { keys: sessionKeysOf(body.keys), at: now };
   return jwksCache.keys;
 }
 

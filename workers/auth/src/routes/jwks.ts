@@ -1,6 +1,6 @@
 // The public signing keys, for consumers that verify oc_session locally (no call back to this host).
 import { createRoute } from "@hono/zod-openapi";
-import { parsePreviousKeys } from "../../../../shared/crypto/signing-key";
+import { parsePreviousKeys, publishedJwk } from "../../../../shared/crypto/signing-key";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { errorResponses, JwksSchema, json } from "../schemas";
@@ -22,8 +22,11 @@ for (const path of ["/api/auth/jwks", "/.well-known/jwks.json"]) {
     async (c) => {
       c.header("Cache-Control", `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
       c.header("Access-Control-Allow-Origin", "*");
-      // Session keys first; published keys (e.g. the fleet's audit key) are listed but never verify a session.
-      return c.json({ keys: [...(await verificationKeys(c.env)), ...parsePreviousKeys(c.env.PUBLISHED_KEYS)] }, 200);
+      // Session keys first; published keys (the fleet's audit key) are marked `oc_use: "audit"`, so a consumer (and
+      // the fleet) never lets them verify a session.
+      const session = (await verificationKeys(c.env)).map((k) => publishedJwk(k, "session"));
+      const published = parsePreviousKeys(c.env.PUBLISHED_KEYS).map((k) => publishedJwk(k, "audit"));
+      return c.json({ keys: [...session, ...published] }, 200);
     },
   );
 }

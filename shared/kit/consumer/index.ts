@@ -1,0 +1,19 @@
+// Consumer-site session verification (issue 8, part 1): the verifier and freshness helpers. The middlewares are
+// separate entry points (./hono, ./node) so a Node site does not load Hono and a Worker does not load the other.
+export {
+  createSessionVerifier,
+  DEFAULT_CACHE_TTL_MS,
+  DEFAULT_COOLDOWN_MS,
+  type DisplayIdentity,
+  type DisplayIdentityKind,
+  type HeaderSource,
+  isFresh,
+  isSteppedUp,
+  isSudo,
+  type SessionClaims,
+  type SessionFailure,
+  type SessionVerifier,
+  type SessionVerifierOptions,
+  sessionTokens,
+  type VerifiedSession,
+} from "./session-verifier";

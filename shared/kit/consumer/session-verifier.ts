@@ -1,0 +1,192 @@
+// Consumer-side verification of the auth host's `oc_session` JWT (issue 8, part 1): the host's own checks
+// (shared/auth/session-token.ts: EdDSA only, typ JWT, issuer, exp, iat skew, claim shapes) against keys read from
+// the published JWKS, which is fetched once and cached. An unknown `kid` refetches once (no more often than the
+// cooldown, so a flood of bogus kids cannot hammer the host); a JWKS outage keeps the last good keys. WebCrypto
+// through jose; no call to the auth host per request. Runs in Workers, Node 20+, Deno and browsers.
+import { decodeProtectedHeader } from "jose";
+import { MAX_SESSION_COOKIES, readSessionCookies } from "../../auth/cookie";
+import { type SessionClaims, verifySessionToken } from "../../auth/session-token";
+import { type PublicJwk, sessionKeysOf } from "../../crypto/signing-key";
+
+export type { DisplayIdentity, DisplayIdentityKind, SessionClaims } from "../../auth/session-token";
+
+/** Why a token was refused; stable strings to switch on. */
+export type SessionFailure =
+  | "no_token" // no bearer token and no oc_session cookie in the request
+  | "malformed" // not a compact JWS, or an undecodable header or payload
+  | "alg_not_allowed" // header alg is not EdDSA (none, HS256, RS256, …)
+  | "typ_not_allowed" // header typ is not JWT
+  | "forbidden_header" // jku, x5u, x5c or jwk in the header: keys come only from the configured JWKS
+  | "unknown_kid" // the kid is not in the JWKS, even after a refetch
+  | "jwks_unavailable" // no JWKS has ever been read (host unreachable, not JSON, no Ed25519 key)
+  | "signature" // the signature does not verify (tampered header or payload)
+  | "expired" // exp is past
+  | "claims"; // wrong issuer, iat in the future beyond the skew, missing or ill-typed claims
+
+export type VerifiedSession = { ok: true; claims: SessionClaims } | { ok: false; reason: SessionFailure };
+
+export interface SessionVerifierOptions {
+  /** The auth host's JWKS, e.g. https://auth.example.com/.well-known/jwks.json */
+  jwksUrl: string | URL;
+  /** The auth host's origin, exactly as it issues `iss`, e.g. https://auth.example.com */
+  issuer: string;
+  fetch?: typeof fetch;
+  /** How long the JWKS is used before it is read again; default 5 minutes (the JWKS's own max-age). */
+  cacheTtlMs?: number;
+  /** Least time between two JWKS reads caused by unknown kids or failures; default 30 seconds. */
+  cooldownMs?: number;
+  /** Gives up on a JWKS read after this long; default 5 seconds. */
+  timeoutMs?: number;
+  /** Clock in epoch milliseconds; default Date.now. */
+  now?: () => number;
+}
+
+/** Request headers as Workers (Headers) and Node (IncomingHttpHeaders) hold them. */
+export type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+
+export interface SessionVerifier {
+  /** Verifies one token (the cookie's value or a bearer token). */
+  verify(token: string): Promise<VerifiedSession>;
+  /** The first token of the request that verifies (bearer first, then up to four oc_session cookies). */
+  verifyRequest(headers: HeaderSource): Promise<VerifiedSession>;
+  /** Reads the JWKS now (e.g. at startup); false when it could not be read. Not subject to the cooldown. */
+  refresh(): Promise<boolean>;
+}
+
+export const DEFAULT_CACHE_TTL_MS = 5 * 60 * 1000;
+export const DEFAULT_COOLDOWN_MS = 30 * 1000;
+const DEFAULT_TIMEOUT_MS = 5000;
+const FORBIDDEN_HEADERS = ["jku", "x5u", "x5c", "jwk"] as const;
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+function header(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value;
+}
+
+/**
+ * The session tokens a request carries, in the order they are tried: `Authorization: Bearer <jwt>`, then the
+ * first four `oc_session` cookies (as the host does: several copies may coexist, a flood is not all tried).
+ */
+export function sessionTokens(headers: HeaderSource): string[] {
+  const tokens: string[] = [];
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
+  if (bearer && COMPACT_JWS.test(bearer)) tokens.push(bearer);
+  tokens.push(...readSessionCookies(header(headers, "cookie")).slice(0, MAX_SESSION_COOKIES));
+  return tokens;
+}
+
+/**
+ * True when a freshness claim (`step_up_at` or `sudo_at`, epoch seconds) is at most `maxAgeSeconds` old at `now`
+ * (epoch ms). Null or absent is never fresh; a stamp in the future beyond a minute's skew is not either.
+ */
+export function isFresh(at: number | null | undefined, maxAgeSeconds: number, now: number = Date.now()): boolean {
+  if (typeof at !== "number" || !Number.isFinite(at)) return false;
+  const nowSeconds = Math.floor(now / 1000);
+  return at <= nowSeconds + 60 && nowSeconds - at <= maxAgeSeconds;
+}
+
+/** `isFresh(claims.step_up_at, …)`: the account re-authenticated (step-up) within maxAgeSeconds. */
+export const isSteppedUp = (claims: SessionClaims, maxAgeSeconds: number, now?: number) =>
+  isFresh(claims.step_up_at, maxAgeSeconds, now);
+
+/** `isFresh(claims.sudo_at, …)`: the account signed in (sudo mode) within maxAgeSeconds. */
+export const isSudo = (claims: SessionClaims, maxAgeSeconds: number, now?: number) =>
+  isFresh(claims.sudo_at, maxAgeSeconds, now);
+
+type HeaderCheck = { ok: true; kid: string } | { ok: false; reason: SessionFailure };
+
+function checkHeader(token: string): HeaderCheck {
+  if (!COMPACT_JWS.test(token)) return { ok: false, reason: "malformed" };
+  let protectedHeader: Record<string, unknown>;
+  try {
+    protectedHeader = decodeProtectedHeader(token) as Record<string, unknown>;
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+  if (protectedHeader.alg !== "EdDSA") return { ok: false, reason: "alg_not_allowed" };
+  if (protectedHeader.typ !== "JWT") return { ok: false, reason: "typ_not_allowed" };
+  if (FORBIDDEN_HEADERS.some((name) => name in protectedHeader)) return { ok: false, reason: "forbidden_header" };
+  if (typeof protectedHeader.kid !== "string" || protectedHeader.kid === "") return { ok: false, reason: "malformed" };
+  return { ok: true, kid: protectedHeader.kid };
+}
+
+export function createSessionVerifier(options: SessionVerifierOptions): SessionVerifier {
+  const jwksUrl = String(options.jwksUrl);
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  const cooldown = options.cooldownMs ?? DEFAULT_COOLDOWN_MS;
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const now = options.now ?? Date.now;
+  let cache: { keys: PublicJwk[]; at: number } | undefined;
+  let lastAttempt: number | undefined;
+  let inflight: Promise<boolean> | undefined;
+
+  async function read(): Promise<boolean> {
+    lastAttempt = now();
+    try {
+      const res = await fetchImpl(jwksUrl, {
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(timeout),
+      });
+      if (!res.ok) return false;
+      const body = (await res.json()) as { keys?: unknown };
+      if (!Array.isArray(body?.keys)) return false;
+      // Only keys for sessions: the same JWKS also publishes the fleet's audit key (oc_use "audit").
+      const keys = sessionKeysOf(body.keys);
+      if (keys.length === 0) return false;
+      cache = { keys, at: now() };
+      return true;
+    } catch {
+      // Stale-on-error: the last good keys stay in use.
+      return false;
+    }
+  }
+
+  /** One read at a time: concurrent callers share it. */
+  function refresh(): Promise<boolean> {
+    if (!inflight) {
+      const pending = read();
+      inflight = pending;
+      void pending.finally(() => {
+        if (inflight === pending) inflight = undefined;
+      });
+    }
+    return inflight;
+  }
+
+  async function keysFor(kid: string): Promise<PublicJwk[] | SessionFailure> {
+    const t = now();
+    const fresh = cache !== undefined && t - cache.at < ttl;
+    const known = cache?.keys.some((k) => k.kid === kid) ?? false;
+    if ((!fresh || !known) && (lastAttempt === undefined || t - lastAttempt >= cooldown || inflight)) {
+      await refresh();
+    }
+    if (!cache) return "jwks_unavailable";
+    return cache.keys.some((k) => k.kid === kid) ? cache.keys : "unknown_kid";
+  }
+
+  async function verify(token: string): Promise<VerifiedSession> {
+    const checked = checkHeader(token);
+    if (!checked.ok) return checked;
+    const keys = await keysFor(checked.kid);
+    if (typeof keys === "string") return { ok: false, reason: keys };
+    const result = await verifySessionToken(token, keys, { issuer: options.issuer, now: now() });
+    return result.ok ? { ok: true, claims: result.claims } : { ok: false, reason: result.reason };
+  }
+
+  async function verifyRequest(headers: HeaderSource): Promise<VerifiedSession> {
+    let first: VerifiedSession | undefined;
+    for (const token of sessionTokens(headers)) {
+      const result = await verify(token);
+      if (result.ok) return result;
+      first ??= result;
+    }
+    return first ?? { ok: false, reason: "no_token" };
+  }
+
+  return { verify, verifyRequest, refresh };
+}

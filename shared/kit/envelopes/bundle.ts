@@ -1,0 +1,135 @@
+// Offline verification of a downloaded audit bundle (DECISIONS 16): the manifest's Ed25519 signature against the
+// auth host's JWKS (by the manifest's kid), the sha256 of every byte before the manifest, then every envelope's id
+// and signature again with the project's own parsers. Pure given the JWKS; WebCrypto, so Node 20+ and Workers.
+import { base64urlnopad } from "@scure/base";
+import { type AuditFormat, type Manifest, manifestBytes, splitBundle } from "../../audit/bundle-format";
+import { sha256Hex } from "../../crypto/digest";
+import * as agent from "../../envelopes/agent";
+import * as pledgeLib from "../../envelopes/pledge";
+
+export type BundleFailure =
+  | "not_a_bundle" // no signed manifest of the format found
+  | "unknown_kid" // the manifest's kid is not in the JWKS
+  | "bad_signature" // the manifest's signature does not verify
+  | "digest_mismatch" // the bytes before the manifest are not the ones it names
+  | "envelope_invalid" // an envelope fails to parse, hashes to another id, or its signature fails
+  | "count_mismatch"; // the manifest's total is not the number of envelopes
+
+export type BundleVerification =
+  | { ok: true; manifest: Manifest; format: AuditFormat; checked: number }
+  | { ok: false; reason: BundleFailure; detail: string };
+
+interface Row {
+  kind: string;
+  id: string;
+  envelope: unknown;
+}
+
+/** The format of a bundle, from its first bytes (as the export writes them). */
+export function detectFormat(text: string): AuditFormat {
+  if (text.startsWith('{"project_id":')) return "json";
+  if (text.startsWith("kind,id,envelope")) return "csv";
+  return "ndjson";
+}
+
+function rows(format: AuditFormat, body: string): Row[] {
+  if (format === "json") return (JSON.parse(`${body}]}`) as { envelopes: Row[] }).envelopes;
+  if (format === "csv") {
+    const out: Row[] = [];
+    const re = /^([a-z]+),([0-9a-f]{64}),"((?:[^"]|"")*)"\r\n/gm;
+    for (const m of body.matchAll(re)) {
+      out.push({ kind: m[1] ?? "", id: m[2] ?? "", envelope: JSON.parse((m[3] ?? "").replaceAll('""', '"')) });
+    }
+    return out;
+  }
+  return body
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Row);
+}
+
+type Parsed = { ok: true; id: string } | { ok: false; detail?: string };
+
+async function checkEnvelope(row: Row): Promise<string | undefined> {
+  const e = row.envelope as Record<string, unknown> | null;
+  const signerAddress = String((e?.signer as { address?: unknown } | undefined)?.address);
+  let parsed: Parsed;
+  let signature: () => { ok: boolean; detail?: string };
+  switch (row.kind) {
+    case "delegation":
+    case "subdelegation":
+    case "action":
+    case "revocation": {
+      const result =
+        row.kind === "delegation" && agent.isFederationPrincipal(e)
+          ? await agent.parseFederationDelegation(e)
+          : row.kind === "revocation" && signerAddress.startsWith("federation:")
+            ? await agent.parseFederationRevocation(e)
+            : await agent.parseAgentEnvelope(row.kind, e);
+      parsed = result;
+      signature = () => (result.ok ? agent.verifyEnvelopeSignatures(result) : { ok: false });
+      break;
+    }
+    case "pledge":
+    case "outcome":
+    case "abandonment": {
+      const result =
+        row.kind === "pledge"
+          ? await pledgeLib.parsePledgeEnvelope(e)
+          : row.kind === "outcome"
+            ? await pledgeLib.parseOutcomeEnvelope(e)
+            : await pledgeLib.parseAbandonmentEnvelope(e);
+      parsed = result;
+      signature = () => (result.ok ? pledgeLib.verifyPledgeSignature(result) : { ok: false });
+      break;
+    }
+    default:
+      return `unknown kind ${row.kind}`;
+  }
+  if (!parsed.ok) return parsed.detail ?? "does not parse";
+  if (parsed.id !== row.id) return `the envelope hashes to ${parsed.id}`;
+  const sig = signature();
+  return sig.ok ? undefined : (sig.detail ?? "signature does not verify");
+}
+
+/** Verifies a bundle's text against a JWKS (`{keys:[…]}`, as served at /.well-known/jwks.json). */
+export async function verifyBundle(
+  text: string,
+  jwks: { keys?: unknown },
+  format: AuditFormat = detectFormat(text),
+): Promise<BundleVerification> {
+  const split = splitBundle(text, format);
+  if (!split) return { ok: false, reason: "not_a_bundle", detail: `no signed ${format} manifest found` };
+  const { manifest, signature } = split.trailer;
+  const keys = Array.isArray(jwks.keys) ? (jwks.keys as { kid?: unknown; kty?: unknown; crv?: unknown }[]) : [];
+  const jwk = keys.find((k) => k.kid === manifest.kid && k.kty === "OKP" && k.crv === "Ed25519");
+  if (!jwk) return { ok: false, reason: "unknown_kid", detail: `kid ${manifest.kid} is not in the JWKS` };
+  let valid = false;
+  try {
+    const { kty, crv, x } = jwk as { kty: string; crv: string; x: string };
+    const key = await crypto.subtle.importKey("jwk", { kty, crv, x }, { name: "Ed25519" }, false, ["verify"]);
+    valid = await crypto.subtle.verify("Ed25519", key, base64urlnopad.decode(signature), manifestBytes(manifest));
+  } catch {
+    valid = false;
+  }
+  if (!valid) return { ok: false, reason: "bad_signature", detail: "the manifest's signature does not verify" };
+  const digest = await sha256Hex(split.body);
+  if (digest !== manifest.sha256) {
+    return { ok: false, reason: "digest_mismatch", detail: `the body hashes to ${digest}, not ${manifest.sha256}` };
+  }
+  let list: Row[];
+  try {
+    list = rows(format, split.body);
+  } catch {
+    return { ok: false, reason: "not_a_bundle", detail: "the rows are not the format's JSON" };
+  }
+  for (const row of list) {
+    const problem = await checkEnvelope(row);
+    if (problem) return { ok: false, reason: "envelope_invalid", detail: `${row.kind} ${row.id}: ${problem}` };
+  }
+  if (list.length !== manifest.total) {
+    const detail = `the manifest counts ${manifest.total} envelopes, the bundle holds ${list.length}`;
+    return { ok: false, reason: "count_mismatch", detail };
+  }
+  return { ok: true, manifest, format, checked: list.length };
+}

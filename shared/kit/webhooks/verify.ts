@@ -1,0 +1,144 @@
+// Receiving the fleet's webhooks (issue 8, part 3): both signatures checked over the raw bytes with the project's
+// own verifiers (shared/webhooks/signing.ts: WebCrypto HMAC verify, constant time), the Standard Webhooks
+// timestamp inside ±300 s (the reference library's window, both directions), an optional idempotency store so a
+// redelivery is recognised, and a typed result with a reason. Runs in Workers and Node 20+.
+import { type RawBody, verifyServiceSignature, verifyStandardSignature } from "../../webhooks/signing";
+import type { IdempotencyStore } from "./idempotency";
+
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** What the fleet posts: the registered envelope's event (or `test.ping`, whose envelope is null). */
+export interface WebhookEvent {
+  id: string;
+  project_id: string;
+  kind: string;
+  envelope: Record<string, unknown> | null;
+  delegation_id?: string;
+}
+
+export type WebhookFailure =
+  | "missing_signature" // a required header is absent
+  | "invalid_signature" // no signature matches the bytes under any of the secrets
+  | "timestamp_out_of_window" // webhook-timestamp more than the tolerance in the past or the future
+  | "malformed_body" // signed, but not the JSON object the fleet sends
+  | "duplicate"; // this idempotency key was already processed (answer 2xx so the sender stops)
+
+export type WebhookVerification =
+  | {
+      ok: true;
+      event: WebhookEvent;
+      /** X-Service-Event, e.g. delegation.registered */
+      eventType: string | undefined;
+      /** Stable across retries of one event to one endpoint: the dedupe key (also `webhook-id`). */
+      idempotencyKey: string;
+      /** X-Service-Delivery: this attempt's id. */
+      deliveryId: string | undefined;
+      attempt: number;
+      redelivery: boolean;
+      manualRetry: boolean;
+      /** webhook-timestamp, epoch seconds (undefined in scheme "service"). */
+      timestamp: number | undefined;
+    }
+  | { ok: false; reason: WebhookFailure; detail: string; idempotencyKey?: string };
+
+export interface VerifyWebhookInput {
+  /** The endpoint's whsec_… secret; several during a rotation (any may match). */
+  secret: string | readonly string[];
+  headers: Headers | Record<string, string | string[] | undefined>;
+  /** The body exactly as received: bytes (Node Buffer, ArrayBuffer) or the text of them. Never re-serialised JSON. */
+  body: RawBody | ArrayBuffer;
+  /** "both" (default): X-Service-Signature and the Standard Webhooks headers; or only one of them. */
+  scheme?: "both" | "service" | "standard";
+  toleranceSeconds?: number;
+  /** Epoch ms; default Date.now(). */
+  now?: number;
+  /** When given, an already processed idempotency key answers `duplicate`. Call `store.add(key)` once handled. */
+  store?: IdempotencyStore;
+}
+
+function read(headers: VerifyWebhookInput["headers"], name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const fail = (reason: WebhookFailure, detail: string, idempotencyKey?: string): WebhookVerification => ({
+  ok: false,
+  reason,
+  detail,
+  ...(idempotencyKey !== undefined && { idempotencyKey }),
+});
+
+async function anySecret(
+  secrets: readonly string[],
+  check: (secret: string) => Promise<{ ok: boolean; reason?: string; detail?: string }>,
+) {
+  let last: { ok: boolean; reason?: string; detail?: string } = { ok: false, reason: "invalid_signature" };
+  for (const secret of secrets) {
+    last = await check(secret);
+    if (last.ok || last.reason === "missing_signature") return last;
+  }
+  return last;
+}
+
+export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookVerification> {
+  const scheme = input.scheme ?? "both";
+  const secrets = typeof input.secret === "string" ? [input.secret] : [...input.secret];
+  if (secrets.length === 0) throw new TypeError("verifyWebhook needs at least one secret");
+  const body = input.body instanceof ArrayBuffer ? new Uint8Array(input.body) : input.body;
+  const now = input.now ?? Date.now();
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const flat: Record<string, string | undefined> = {};
+  for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) flat[name] = read(input.headers, name);
+  const idempotencyKey = read(input.headers, "x-service-idempotency-key") ?? flat["webhook-id"];
+
+  let timestamp: number | undefined;
+  if (scheme !== "service") {
+    const stamp = flat["webhook-timestamp"];
+    if (!flat["webhook-id"] || !stamp || !flat["webhook-signature"]) {
+      return fail("missing_signature", "webhook-id, webhook-timestamp and webhook-signature are needed");
+    }
+    if (!/^\d+$/.test(stamp)) return fail("invalid_signature", "webhook-timestamp is not unix seconds");
+    timestamp = Number(stamp);
+    if (Math.abs(Math.floor(now / 1000) - timestamp) > tolerance) {
+      return fail("timestamp_out_of_window", `webhook-timestamp is more than ${tolerance} s from now`);
+    }
+    const standard = await anySecret(secrets, (s) => verifyStandardSignature(s, flat, body, now, tolerance));
+    if (!standard.ok) return fail(standard.reason as WebhookFailure, standard.detail ?? "Standard Webhooks signature");
+  }
+  if (scheme !== "standard") {
+    const header = read(input.headers, "x-service-signature");
+    const service = await anySecret(secrets, (s) => verifyServiceSignature(s, body, header));
+    if (!service.ok) return fail(service.reason as WebhookFailure, service.detail ?? "X-Service-Signature");
+  }
+  if (!idempotencyKey) return fail("missing_signature", "no X-Service-Idempotency-Key or webhook-id");
+
+  let event: WebhookEvent;
+  try {
+    const text =
+      typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body);
+    event = JSON.parse(text) as WebhookEvent;
+  } catch {
+    return fail("malformed_body", "the body is not UTF-8 JSON", idempotencyKey);
+  }
+  if (typeof event !== "object" || event === null || typeof event.id !== "string" || typeof event.kind !== "string") {
+    return fail("malformed_body", "the body is not a fleet event object", idempotencyKey);
+  }
+  if (input.store && (await input.store.has(idempotencyKey))) {
+    return fail("duplicate", "this idempotency key was already processed", idempotencyKey);
+  }
+  const attempt = Number(read(input.headers, "x-service-attempt") ?? "1");
+  return {
+    ok: true,
+    event,
+    eventType: read(input.headers, "x-service-event"),
+    idempotencyKey,
+    deliveryId: read(input.headers, "x-service-delivery"),
+    attempt: Number.isInteger(attempt) && attempt >= 1 ? attempt : 1,
+    redelivery: read(input.headers, "x-service-redelivery") === "true",
+    manualRetry: read(input.headers, "x-service-manual-retry") === "true",
+    timestamp,
+  };
+}

@@ -1,0 +1,66 @@
+// Audit export: GET /api/audit/export (ndjson, streamed page by page, hashed, signed manifest) of a project holding
+// `size` envelopes, against the bare worker's one select of the same rows. Rows per second over the whole body,
+// and the workerd process's peak RSS during the request (VmHWM, reset before each request through clear_refs).
+import { countRows, seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
+import { authStub, benchSecrets, benchWorker, migrate, productWorker, startStack } from "../lib/stack.mjs";
+
+async function drain(stack, url, headers) {
+  const before = stack.memory().rssKiB;
+  stack.resetPeak();
+  const start = performance.now();
+  const res = await fetch(url, { headers });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body) {
+    bytes += chunk.length;
+    for (const b of chunk) if (b === 10) lines += 1;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const { peakKiB } = stack.memory();
+  return { seconds, bytes, lines, rssBeforeKiB: before, peakKiB, growthKiB: peakKiB - before };
+}
+
+export async function audit({ fx, bundles, sizes, log }) {
+  const secrets = benchSecrets();
+  const stack = await startStack(
+    [
+      productWorker("fleet", bundles.fleet, {
+        FLEET_SIGNING_KEY: secrets.FLEET_SIGNING_KEY,
+        AUTH_PUBLIC_KEYS: secrets.AUTH_PUBLIC_KEYS,
+      }),
+      authStub,
+      benchWorker("bare", bundles.bare),
+    ],
+    ["fleet", "bare"],
+  );
+  const rows = [];
+  try {
+    const db = await stack.db("fleet");
+    await migrate(db);
+    const owner = fx.newWallet();
+    const agent = fx.newWallet();
+    const d = await fx.delegation(owner, agent);
+    const body = JSON.stringify((await fx.action(d.envelope.id, agent)).envelope);
+    let ip = 0;
+    for (const size of sizes) {
+      const p = await seedProject(db, owner);
+      await seedEnvelopes(db, p.projectId, size, body);
+      if ((await countRows(db, "envelopes", "project_id = ?", p.projectId)) !== size) throw new Error("seeding");
+      const headers = () => ({ authorization: `Bearer ${p.secret}`, "cf-connecting-ip": `172.16.0.${++ip}` });
+      await drain(stack, `${stack.urls.fleet}/api/audit/export?project_id=${p.projectId}`, headers()); // warm
+      const project = await drain(stack, `${stack.urls.fleet}/api/audit/export?project_id=${p.projectId}`, headers());
+      const bare = await drain(stack, `${stack.urls.bare}/select?project_id=${p.projectId}`, headers());
+      // ndjson: one line per envelope plus the manifest line.
+      if (project.lines !== size + 1 || bare.lines !== size)
+        throw new Error(`line counts ${project.lines} ${bare.lines}`);
+      project.rowsPerSecond = size / project.seconds;
+      bare.rowsPerSecond = size / bare.seconds;
+      log(`audit ${size}: project ${JSON.stringify(project)} bare ${JSON.stringify(bare)}`);
+      rows.push({ size, project, bare });
+    }
+  } finally {
+    await stack.dispose().catch(() => {});
+  }
+  return rows;
+}

@@ -1,0 +1,91 @@
+// `/api/check` served from its cache, on the verify bundle directly (auth's VERIFY forwarding is not in the path),
+// against the bare worker's constant JSON. The cache is primed once from loopback upstreams (Esplora and a nostr
+// relay, the test harness's fakes) with a bip322-js-signed, funded and published attestation; every measured
+// answer must be a hit. The read limit (60/min per IP) is respected: each client address sends at most 50.
+import WebSocket from "ws";
+import { startEsplora } from "../../test/harness/esplora-server.mjs";
+import { attestationEvent } from "../../test/harness/nostr-event.mjs";
+import { startRelay } from "../../test/harness/nostr-relay.mjs";
+import { clientIp, load } from "../lib/load.mjs";
+import { profileWhile } from "../lib/profile.mjs";
+import { benchWorker, productWorker, startStack } from "../lib/stack.mjs";
+
+const PER_IP = 50;
+
+async function publishAttestation(fx, esplora, relay) {
+  const att = fx.signedAttestations().find((a) => a.kind === "p2wpkh");
+  const tip = Number(await (await fetch(`${esplora.url}/blocks/tip/height`)).text());
+  const utxo = {
+    txid: "ab".repeat(32),
+    vout: 0,
+    value: 150_000,
+    status: { confirmed: true, block_height: tip - 100, block_time: Math.floor(Date.now() / 1000) - 40 * 86400 },
+  };
+  await fetch(`${esplora.url}/__admin/address/${att.address}/utxo`, { method: "PUT", body: JSON.stringify([utxo]) });
+  const envelope = fx.createAttestationEnvelope({
+    message: att.message,
+    signature: att.signature,
+    scheme: "bip322",
+    attestationId: await fx.attestationId(att.message),
+  });
+  const secretKey = crypto.getRandomValues(new Uint8Array(32));
+  const event = attestationEvent(envelope, secretKey, att.identities);
+  const socket = new WebSocket(relay.url);
+  await new Promise((resolve, reject) => {
+    socket.on("open", () => socket.send(JSON.stringify(["EVENT", event])));
+    socket.on("message", resolve);
+    socket.on("error", reject);
+  });
+  socket.close();
+  return att.address;
+}
+
+export async function check({ fx, bundles, count, log, profile = false }) {
+  const esplora = await startEsplora({ port: 0 });
+  const relay = await startRelay({ port: 0 });
+  const stack = await startStack(
+    [
+      productWorker("verify", bundles.verify, { ESPLORA_URL: esplora.url, NOSTR_RELAYS: relay.url }),
+      benchWorker("bare", bundles.bare),
+    ],
+    ["verify", "bare"],
+    { inspect: profile },
+  );
+  try {
+    const address = await publishAttestation(fx, esplora, relay);
+    const path = `/api/check?addr=${address}&min_sats=100000&min_days=30`;
+    const requests = (p, base) =>
+      Array.from({ length: count }, (_, i) => ({
+        method: "GET",
+        path: p,
+        headers: { "cf-connecting-ip": clientIp(base + i, PER_IP) },
+      }));
+    const prime = async () => {
+      const first = await fetch(`${stack.urls.verify}${path}`, { headers: { "cf-connecting-ip": "192.0.2.1" } });
+      const body = await first.json();
+      if (first.status !== 200 || body.ok !== true) throw new Error(`check did not pass: ${JSON.stringify(body)}`);
+      const again = await fetch(`${stack.urls.verify}${path}`, { headers: { "cf-connecting-ip": "192.0.2.2" } });
+      await again.text();
+      if (again.headers.get("x-cache") !== "HIT") throw new Error("check answer was not served from the cache");
+    };
+    await prime();
+    const warmVerify = () => load(stack.urls.verify, requests(path, 0).slice(0, 500), { connections: 10 });
+    // The warm-up doubles as the CPU profile of the verify isolate (the measured run is unprofiled).
+    let cpu;
+    if (profile) cpu = await profileWhile("verify", warmVerify);
+    else await warmVerify();
+    await load(stack.urls.bare, requests("/constant", 0).slice(0, 500), { connections: 10 });
+    await prime(); // the cache keeps an answer 60 s: measured right after priming
+    const project = await load(stack.urls.verify, requests(path, 1_000_000), { connections: 50 });
+    const bare = await load(stack.urls.bare, requests("/constant", 1_000_000), { connections: 50 });
+    const probe = await fetch(`${stack.urls.verify}${path}`, { headers: { "cf-connecting-ip": "192.0.2.3" } });
+    await probe.text();
+    const stillHit = probe.headers.get("x-cache") === "HIT";
+    log(`check: project ${JSON.stringify(project)} bare ${JSON.stringify(bare)} hit after run: ${stillHit}`);
+    return { project, bare, stillHit, cpu };
+  } finally {
+    await stack.dispose().catch(() => {});
+    await esplora.close();
+    await relay.close();
+  }
+}

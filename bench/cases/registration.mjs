@@ -1,0 +1,119 @@
+// Envelope registration: POST /api/actions on the fleet bundle (body and envelope validation, delegation lookup,
+// BIP-322 check, envelope + outbox insert, background fan-out) against the bare worker's single D1 insert of the
+// same envelopes. Every request is a distinct pre-signed action. Rate limits are respected, not bypassed: each
+// client address sends at most 100 requests (its bucket holds 120) and each project takes at most 400 (600).
+
+import { seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
+import { clientIp, load } from "../lib/load.mjs";
+import { profileWhile } from "../lib/profile.mjs";
+import { authStub, benchSecrets, benchWorker, migrate, productWorker, startStack } from "../lib/stack.mjs";
+
+const PER_IP = 100;
+const PER_PROJECT = 400;
+const CONNECTIONS = 50;
+
+async function signActions(fx, projects, count) {
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const p = projects[i % projects.length];
+    const built = await fx.action(p.delegationId, p.agent, { scope: p.scope });
+    out.push({ project: p, envelope: built.envelope });
+  }
+  return out;
+}
+
+function requestsFor(actions, { bare, ipBase }) {
+  return actions.map(({ project, envelope }, i) => ({
+    method: "POST",
+    path: bare ? "/insert" : "/api/actions",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${project.secret}`,
+      "cf-connecting-ip": clientIp(ipBase + i, PER_IP),
+    },
+    body: JSON.stringify({ project_id: bare ? `proj_bare${project.projectId.slice(9)}` : project.projectId, envelope }),
+  }));
+}
+
+export async function registration({ fx, bundles, sizes, count, log, profile = false }) {
+  const secrets = benchSecrets();
+  const stack = await startStack(
+    [
+      productWorker("fleet", bundles.fleet, {
+        FLEET_SIGNING_KEY: secrets.FLEET_SIGNING_KEY,
+        AUTH_PUBLIC_KEYS: secrets.AUTH_PUBLIC_KEYS,
+        WEBHOOK_MASTER_KEY: secrets.WEBHOOK_MASTER_KEY,
+      }),
+      authStub,
+      benchWorker("bare", bundles.bare),
+    ],
+    ["fleet", "bare"],
+    { inspect: profile },
+  );
+  const rows = [];
+  let cpu;
+  try {
+    const db = await stack.db("fleet");
+    await migrate(db);
+    const warmCount = 200;
+    const nProjects = Math.ceil((count + warmCount) / PER_PROJECT) * sizes.length;
+    const projects = [];
+    let ipBase = 0;
+    for (let i = 0; i < nProjects; i++) {
+      const owner = fx.newWallet("p2wpkh");
+      const p = {
+        ...(await seedProject(db, owner)),
+        agent: fx.newWallet("p2wpkh"),
+        scope: "stamp:sign(mime=text/markdown)",
+      };
+      const built = await fx.delegation(owner, p.agent, { scopes: [p.scope] });
+      const res = await fetch(`${stack.urls.fleet}/api/delegations`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${p.secret}`,
+          "cf-connecting-ip": clientIp(ipBase++, 1),
+        },
+        body: JSON.stringify({ project_id: p.projectId, envelope: built.envelope }),
+      });
+      if (res.status !== 201) throw new Error(`delegation: ${res.status} ${await res.text()}`);
+      p.delegationId = built.envelope.id;
+      projects.push(p);
+    }
+    const filler = JSON.stringify((await fx.action(projects[0].delegationId, projects[0].agent)).envelope);
+    let existing = 0;
+    const perPass = nProjects / sizes.length;
+    for (const [index, size] of sizes.entries()) {
+      // Existing rows in the measured projects grow to `size` (the scale column), spread evenly.
+      const mine = projects.slice(index * perPass, (index + 1) * perPass);
+      for (const p of mine) await seedEnvelopes(db, p.projectId, Math.ceil(size / mine.length), filler);
+      existing = size;
+      log(`registration: ${existing} existing rows; signing ${count + warmCount} actions`);
+      const signed = await signActions(fx, mine, count + warmCount);
+      const warmPart = signed.slice(0, warmCount);
+      const measured = signed.slice(warmCount);
+      ipBase += 1_000_000; // fresh client addresses for each pass
+      const warmFleet = () =>
+        load(stack.urls.fleet, requestsFor(warmPart, { bare: false, ipBase }), { connections: 10, expect: 201 });
+      // The last pass's warm-up doubles as the CPU profile of the fleet isolate (the measured run is unprofiled).
+      if (profile && index === sizes.length - 1) cpu = await profileWhile("fleet", warmFleet);
+      else await warmFleet();
+      await load(stack.urls.bare, requestsFor(warmPart, { bare: true, ipBase }), { connections: 10, expect: 201 });
+      ipBase += warmCount;
+      const project = await load(stack.urls.fleet, requestsFor(measured, { bare: false, ipBase }), {
+        connections: CONNECTIONS,
+        expect: 201,
+      });
+      const bare = await load(stack.urls.bare, requestsFor(measured, { bare: true, ipBase }), {
+        connections: CONNECTIONS,
+        expect: 201,
+      });
+      ipBase += count;
+      log(`registration ${size}: project ${JSON.stringify(project)} bare ${JSON.stringify(bare)}`);
+      rows.push({ size, existing, project, bare });
+    }
+  } finally {
+    await stack.dispose().catch(() => {});
+  }
+  return { rows, cpu };
+}

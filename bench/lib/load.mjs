@@ -1,0 +1,54 @@
+// Load on loopback with autocannon. Each request is taken from one shared queue (setupRequest), so every request
+// of the run is distinct even across connections; throughput counts only the expected status, never a 429.
+import autocannon from "autocannon";
+
+/**
+ * Fires `requests` (an array of {method, path, headers, body}) at `url`, `connections` at a time, each request
+ * exactly once (or `amount` times cycling when `cycle` is set). Returns ok/s, latency percentiles and the
+ * status-code tally.
+ */
+export async function load(url, requests, { connections = 50, expect = 200, amount, duration } = {}) {
+  let next = 0;
+  const total = amount ?? requests.length;
+  const start = performance.now();
+  const result = await autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    timeout: 30, // seconds: on a loaded 2-core machine a slow answer is latency, not a lost request
+    ...(duration ? { duration } : { amount: total }),
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = requests[next++ % requests.length];
+          return { ...req, ...r, headers: { ...req.headers, ...r.headers } };
+        },
+      },
+    ],
+  });
+  const seconds = (performance.now() - start) / 1000;
+  const statuses = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count;
+  const ok = statuses[expect] ?? 0;
+  return {
+    ok,
+    sent: result.requests.sent,
+    errors: result.errors + result.timeouts,
+    statuses,
+    seconds,
+    okPerSecond: ok / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+/** A short warm-up so first-request costs (isolate start, noble precomputes, DO creation) are not measured. */
+export async function warm(url, requests, connections = 4) {
+  await load(url, requests, { connections, expect: 0 });
+}
+
+/** Distinct client addresses: CF-Connecting-IP of request i, `perIp` requests per address. */
+export function clientIp(i, perIp) {
+  const n = Math.floor(i / perIp);
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}

@@ -1,0 +1,60 @@
+// A CPU profile of one worker while a load runs, through workerd's inspector (Chrome DevTools Protocol): the
+// functions with the most self time, grouped by module, so a missed target can be explained by where time goes.
+import WebSocket from "ws";
+
+export const INSPECTOR_PORT = 8849;
+
+async function connect(worker) {
+  const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
+  const target = targets.find((t) => t.id === `core:user:${worker}` || t.title?.includes(worker));
+  if (!target) throw new Error(`no inspector target for ${worker}: ${targets.map((t) => t.id).join(", ")}`);
+  const ws = new WebSocket(target.webSocketDebuggerUrl ?? `ws://127.0.0.1:${INSPECTOR_PORT}/${target.id}`);
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let id = 0;
+  const pending = new Map();
+  ws.on("message", (data) => {
+    const msg = JSON.parse(data.toString());
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      id += 1;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return { send, close: () => ws.close() };
+}
+
+/** Runs `work` while profiling `worker`; returns the top `top` functions by self time (ms and share). */
+export async function profileWhile(worker, work, top = 12) {
+  const session = await connect(worker);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 200 });
+  await session.send("Profiler.start");
+  const result = await work();
+  const { result: stopped } = await session.send("Profiler.stop");
+  session.close();
+  const profile = stopped.profile;
+  const dt = new Map();
+  const { samples, timeDeltas } = profile;
+  for (let i = 0; i < samples.length; i++) dt.set(samples[i], (dt.get(samples[i]) ?? 0) + (timeDeltas[i] ?? 0));
+  const total = [...dt.values()].reduce((a, b) => a + b, 0);
+  const byFn = new Map();
+  for (const node of profile.nodes) {
+    const f = node.callFrame;
+    const file = f.url ? f.url.split("/").pop() : "";
+    const key = `${f.functionName || "(anonymous)"} ${file}:${f.lineNumber + 1}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + (dt.get(node.id) ?? 0));
+  }
+  const rows = [...byFn.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([fn, us]) => ({ fn, ms: Math.round(us / 1000), share: total ? us / total : 0 }));
+  return { result, totalMs: Math.round(total / 1000), rows };
+}

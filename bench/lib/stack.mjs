@@ -1,0 +1,136 @@
+// Serves built bundles in workerd through wrangler's own miniflare (the version wrangler 4.86 pins, driving the
+// workerd it pins): local D1, KV, Durable Objects and Cache, no `wrangler dev` in the path. Each worker gets its
+// own loopback socket straight into the worker (no miniflare entry proxy in front), the way `workerd serve` would.
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig, unstable_splitSqlQuery } from "wrangler";
+import { generateSigningJwk } from "../../scripts/dev-keys.mjs";
+import { ROOT } from "./build.mjs";
+import { INSPECTOR_PORT } from "./profile.mjs";
+
+const require = createRequire(path.join(ROOT, "node_modules", "wrangler", "package.json"));
+const { Miniflare, Log, LogLevel } = require("miniflare");
+export const MINIFLARE_VERSION = require("miniflare/package.json").version;
+export const WORKERD_VERSION = require("workerd/package.json").version;
+
+/** Loopback ports this harness may bind (the brief's range); fake upstreams use port 0. */
+export const FIRST_PORT = 8830;
+const COMPAT_DATE = "2026-05-01";
+
+/** Secrets a product worker needs, generated per run (nothing is read from .dev.vars). */
+export function benchSecrets() {
+  const key = generateSigningJwk();
+  const { d: _d, ...publicKey } = key;
+  return {
+    signingJwk: key,
+    FLEET_SIGNING_KEY: JSON.stringify(key),
+    AUTH_SIGNING_KEY: JSON.stringify(key),
+    AUTH_PUBLIC_KEYS: JSON.stringify([publicKey]),
+    WEBHOOK_MASTER_KEY: randomBytes(32).toString("base64url"),
+    CRON_SECRET: randomBytes(24).toString("base64url"),
+    WEBHOOK_ALLOW_LOOPBACK: "true",
+  };
+}
+
+/** Miniflare options for a product worker: its wrangler.toml's bindings, its built bundle, bench secrets. */
+export function productWorker(name, bundle, extraBindings = {}) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(bundle.config);
+  const { vars = {} } = unstable_readConfig({ config: bundle.config });
+  const { assets: _assets, bindings: _devVars, ...rest } = workerOptions; // assets: the API explorer, not measured
+  return {
+    ...rest,
+    name,
+    modules: true,
+    scriptPath: bundle.script,
+    modulesRoot: bundle.dir,
+    bindings: { ...vars, ...extraBindings },
+  };
+}
+
+/** A bench-only worker sharing the product's D1 database. */
+export function benchWorker(name, bundle, options = {}) {
+  return {
+    name,
+    modules: true,
+    scriptPath: bundle.script,
+    modulesRoot: bundle.dir,
+    compatibilityDate: COMPAT_DATE,
+    d1Databases: { DB: "00000000-0000-0000-0000-000000000001" },
+    ...options,
+  };
+}
+
+export const authStub = {
+  name: "auth",
+  modules: true,
+  script: "export default { fetch: () => new Response('auth stub', { status: 503 }) }",
+  compatibilityDate: COMPAT_DATE,
+};
+
+function childWorkerdPid() {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (comm === "workerd" && ppid === process.pid) return Number(entry);
+    } catch {}
+  }
+  return undefined;
+}
+
+/**
+ * Starts one workerd with `workers` (the first is miniflare's entry); `exposed` names the workers that get a
+ * direct socket. Returns their URLs, the D1 handle for seeding, the workerd PID and memory readers.
+ */
+export async function startStack(workers, exposed, { quiet = true, inspect = false } = {}) {
+  let port = FIRST_PORT;
+  const withSockets = workers.map((w) =>
+    exposed.includes(w.name)
+      ? { ...w, unsafeDirectSockets: [{ host: "127.0.0.1", port: ++port, entrypoint: undefined }] }
+      : w,
+  );
+  const mf = new Miniflare({
+    host: "127.0.0.1",
+    port: FIRST_PORT,
+    log: new Log(quiet ? LogLevel.ERROR : LogLevel.INFO),
+    ...(inspect && { inspectorPort: INSPECTOR_PORT }),
+    workers: withSockets,
+  });
+  await mf.ready;
+  const urls = {};
+  for (const name of exposed) urls[name] = (await mf.unsafeGetDirectURL(name)).toString().replace(/\/$/, "");
+  const pid = childWorkerdPid();
+  return {
+    mf,
+    urls,
+    pid,
+    db: (worker) => mf.getD1Database("DB", worker),
+    /** Resets the peak-RSS counter (VmHWM) of the workerd process. */
+    resetPeak() {
+      if (pid) require("node:fs").writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    },
+    /** {rssKiB, peakKiB} of the workerd process. */
+    memory() {
+      if (!pid) return { rssKiB: Number.NaN, peakKiB: Number.NaN };
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1]);
+      return { rssKiB: field("VmRSS"), peakKiB: field("VmHWM") };
+    },
+    dispose: () => mf.dispose(),
+  };
+}
+
+/** Applies d1-migrations/ in order (NNNN_ prefix), statement by statement. */
+export async function migrate(db) {
+  const dir = path.join(ROOT, "d1-migrations");
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
+    const statements = unstable_splitSqlQuery(readFileSync(path.join(dir, file), "utf8"));
+    await db.batch(statements.map((sql) => db.prepare(sql)));
+  }
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --only <name>[,<name>…]]`: builds the bundles, runs each benchmark against
+// workerd serving them (plus the BIP-322 comparison in Node), and writes bench/RESULTS.md (a full run of every
+// benchmark) or bench/.out/RESULTS-quick.md (anything less). Names: cookie, bip322, registration, check, audit,
+// webhooks. See bench/README.md.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { audit } from "./cases/audit.mjs";
+import { bip322 } from "./cases/bip322.mjs";
+import { check } from "./cases/check.mjs";
+import { cookie } from "./cases/cookie.mjs";
+import { registration } from "./cases/registration.mjs";
+import { webhooks } from "./cases/webhooks.mjs";
+import { buildBenchWorker, buildProductWorker, importBenchTs, ROOT } from "./lib/build.mjs";
+import { machine, num, profileTable, table, versions } from "./lib/report.mjs";
+
+const NAMES = ["cookie", "bip322", "registration", "check", "audit", "webhooks"];
+const { values } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, only: { type: "string" } },
+});
+const only = values.only ? values.only.split(",") : NAMES;
+for (const name of only) if (!NAMES.includes(name)) throw new Error(`unknown benchmark ${name}; one of ${NAMES}`);
+const quick = values.quick;
+const SIZES = quick ? [1_000] : [1_000, 10_000, 100_000];
+const settings = {
+  cookie: { n: quick ? 300 : 2_000 },
+  bip322: { ms: quick ? 300 : 2_000 },
+  registration: { count: quick ? 300 : 2_000, sizes: SIZES },
+  check: { count: quick ? 2_000 : 10_000 },
+  audit: { sizes: quick ? [1_000, 10_000] : SIZES },
+  webhooks: { events: quick ? 100 : 1_000, sizes: SIZES, timeoutMs: 180_000 },
+};
+const started = Date.now();
+const log = (line) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`);
+const startMachine = machine();
+
+log("building bundles");
+const fx = await importBenchTs("fixtures");
+const bundles = {
+  fleet: buildProductWorker("fleet"),
+  verify: buildProductWorker("verify"),
+  bare: await buildBenchWorker("bare"),
+  cookie: await buildBenchWorker("cookie-loop"),
+};
+
+const table_ = [];
+const details = [];
+const ratio = (a, b) => a / b;
+const kb = (k) => `${num(k / 1024, 1)} MiB`;
+
+if (only.includes("cookie")) {
+  log("consumer cookie verification");
+  const r = await cookie({ fx, bundles, ...settings.cookie, log });
+  const q = ratio(r.project, r.baseline);
+  table_.push({
+    benchmark: "Consumer cookie verification (verifies/s, one core, in workerd)",
+    size: `${r.tokenBytes}-byte token`,
+    project: `${num(r.project)}/s (kit \`createSessionVerifier\`)`,
+    baseline: `${num(r.baseline)}/s (WebCrypto Ed25519 verify)`,
+    ratio: num(q, 2),
+    target: "≥ 0.80",
+    met: q >= 0.8,
+  });
+}
+
+if (only.includes("bip322")) {
+  log("BIP-322 verification");
+  const { rows, floor } = await bip322({ fx, ...settings.bip322, log });
+  for (const r of rows) {
+    const q = ratio(r.project, r.reference);
+    table_.push({
+      benchmark: `BIP-322 verify, ${r.kind}${r.kind === "p2pkh" ? " (BIP-137 legacy)" : ""} (Node)`,
+      size: "4 signatures",
+      project: `${num(r.project)}/s`,
+      baseline: `${num(r.reference)}/s (bip322-js)`,
+      ratio: `${num(q, 2)}x`,
+      target: "≥ 5x",
+      met: q >= 5,
+    });
+  }
+  details.push(
+    `### BIP-322\n\nThe pure-JS floor in the same run: one noble secp256k1 ECDSA verify ${num(floor.ecdsa)}/s, one BIP-340 Schnorr verify ${num(floor.schnorr)}/s. The project's verifier costs one curve verify plus hashing and parsing, so with @noble/curves it cannot exceed these figures.`,
+  );
+}
+
+if (only.includes("registration")) {
+  log("envelope registration");
+  const { rows, cpu } = await registration({ fx, bundles, ...settings.registration, log, profile: true });
+  for (const r of rows) {
+    const q = ratio(r.project.okPerSecond, r.bare.okPerSecond);
+    table_.push({
+      benchmark: "Envelope registration `POST /api/actions` (req/s, p50/p99 ms)",
+      size: `${num(r.existing)} rows in the projects`,
+      project: `${num(r.project.okPerSecond)}/s, ${r.project.p50}/${r.project.p99} ms (${r.project.ok}×201 of ${r.project.sent}${r.project.errors ? `, ${r.project.errors} errors` : ""})`,
+      baseline: `${num(r.bare.okPerSecond)}/s, ${r.bare.p50}/${r.bare.p99} ms (bare Hono, one D1 insert)`,
+      ratio: num(q, 2),
+      target: "≥ 0.50",
+      met: q >= 0.5 && r.project.ok === r.project.sent,
+    });
+  }
+  details.push(
+    `### Registration: CPU profile of the fleet isolate (last pass's warm-up, 200 registrations, 10 connections)\n\n${profileTable(cpu)}`,
+  );
+}
+
+if (only.includes("check")) {
+  log("/api/check cache hit");
+  const r = await check({ fx, bundles, ...settings.check, log, profile: true });
+  const q = ratio(r.project.okPerSecond, r.bare.okPerSecond);
+  table_.push({
+    benchmark: "`/api/check` cache hit on the verify bundle (req/s, p50/p99 ms)",
+    size: `${num(r.project.sent)} requests`,
+    project: `${num(r.project.okPerSecond)}/s, ${r.project.p50}/${r.project.p99} ms${r.stillHit ? "" : " (cache expired during the run!)"}`,
+    baseline: `${num(r.bare.okPerSecond)}/s, ${r.bare.p50}/${r.bare.p99} ms (bare Hono, constant JSON)`,
+    ratio: num(q, 2),
+    target: "≥ 0.80",
+    met: q >= 0.8 && r.project.ok === r.project.sent,
+  });
+  details.push(
+    `### /api/check: CPU profile of the verify isolate (warm-up, 500 hits, 10 connections)\n\n${profileTable(r.cpu)}`,
+  );
+}
+
+if (only.includes("audit")) {
+  log("audit export");
+  const rows = await audit({ fx, bundles, ...settings.audit, log });
+  for (const r of rows) {
+    const q = ratio(r.project.rowsPerSecond, r.bare.rowsPerSecond);
+    table_.push({
+      benchmark: "Audit export ndjson (rows/s; workerd peak RSS growth)",
+      size: `${num(r.size)} envelopes (${num(r.project.bytes / 2 ** 20, 1)} MiB)`,
+      project: `${num(r.project.rowsPerSecond)} rows/s; +${kb(r.project.growthKiB)}`,
+      baseline: `${num(r.bare.rowsPerSecond)} rows/s; +${kb(r.bare.growthKiB)} (one select)`,
+      ratio: num(q, 2),
+      target: "≥ 0.50",
+      met: q >= 0.5,
+    });
+  }
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const growth = last.project.growthKiB / Math.max(first.project.growthKiB, 1);
+  table_.push({
+    benchmark: "Audit export memory: peak RSS growth, largest vs smallest",
+    size: `${num(last.size)} vs ${num(first.size)}`,
+    project: `${kb(last.project.growthKiB)} vs ${kb(first.project.growthKiB)}`,
+    baseline: `${kb(last.bare.growthKiB)} vs ${kb(first.bare.growthKiB)}`,
+    ratio: `${num(growth, 1)}x`,
+    target: "flat (≤ 2x)",
+    met: growth <= 2,
+  });
+}
+
+if (only.includes("webhooks")) {
+  log("webhook fan-out (waits for the real 1-minute retry)");
+  const rows = await webhooks({ fx, bundles, ...settings.webhooks, log });
+  for (const r of rows) {
+    const p = r.project;
+    table_.push({
+      benchmark: `Webhook fan-out: ${num(p.events)} events × 3 endpoints, one failing 30 % of first attempts`,
+      size: `${num(r.size)} past deliveries`,
+      project: `all delivered in ${num(p.allDeliveredMs / 1000, 1)} s (first attempts done in ${num(p.firstPassMs / 1000, 1)} s; ${p.failedFirstAttempts} retried); losses ${p.losses}, duplicates ${p.duplicates}`,
+      baseline: `${num(r.bare.ms / 1000, 1)} s to POST the ${num(p.deliveries)} bodies (bare, 5 at a time)`,
+      ratio: `${num(r.bare.ms / p.firstPassMs, 2)} (first attempts)`,
+      target: "losses 0, duplicates 0",
+      met: p.losses === 0 && p.duplicates === 0,
+    });
+  }
+}
+
+const endMachine = machine();
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+const m = startMachine;
+const v = versions();
+const text = `# Benchmark results
+
+Generated by \`npm run bench${quick ? " -- --quick" : ""}${values.only ? ` -- --only ${values.only}` : ""}\` on ${new Date().toISOString().slice(0, 10)}; the run took ${minutes} minutes. How to read this: [README.md](README.md).
+
+- **Machine:** ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.os}. Load average (1/5/15 min) at start ${m.load}, at end ${endMachine.load}; the load generator shares the machine.
+- **Versions:** ${Object.entries(v)
+  .map(([k, x]) => `${k} ${x}`)
+  .join(", ")}.
+- **Served by:** workerd ${v.workerd} driven by wrangler's miniflare ${v.miniflare}, bundles from \`wrangler deploy --dry-run\` (not \`wrangler dev\`); load from autocannon on loopback.
+
+${table(table_)}
+
+Misses are explained in [README.md, "Misses"](README.md#misses-what-the-profiles-and-attempts-show), with the profiles below.
+
+${details.join("\n\n")}
+`;
+const full = !quick && !values.only;
+const out = full ? path.join(ROOT, "bench", "RESULTS.md") : path.join(ROOT, "bench", ".out", "RESULTS-quick.md");
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, text);
+log(`wrote ${path.relative(ROOT, out)} (${minutes} min)`);
+console.log(text);
+process.exit(0);

@@ -1,0 +1,79 @@
+// The baselines: a bare Hono worker on the same D1 database as the fleet, doing only the floor of each measured
+// route (one insert, a constant answer, one select), and a fan-out that only POSTs. No validation, no auth, no
+// rate limit: what the runtime and the database cost by themselves.
+import { Hono } from "hono";
+
+type Env = { Bindings: { DB: D1Database } };
+const app = new Hono<Env>();
+
+/** Same shape and size as a /api/check answer. */
+const CHECK_ANSWER = {
+  ok: true,
+  sats: 150000,
+  days: 40,
+  score: 71.3,
+  attestation_id: "0".repeat(64),
+  address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+  identities: [{ protocol: "github", identifier: "bench" }],
+  network: "mainnet",
+  block_height: 900000,
+  block_hash: "0".repeat(64),
+};
+
+// The same single insert as a registration's envelope row (without the outbox row, validation or signature).
+app.post("/insert", async (c) => {
+  const input = await c.req.json<{ project_id: string; envelope: Record<string, unknown> }>();
+  const e = input.envelope as Record<string, string> & { agent: { address: string }; content: Record<string, string> };
+  await c.env.DB.prepare(
+    "INSERT INTO envelopes (project_id, id, kind, body, agent_address, signer_address, delegation_id, scope_exercised, signed_at, created_at) VALUES (?, ?, 'action', ?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(
+      input.project_id,
+      e.id,
+      JSON.stringify(e),
+      e.agent?.address ?? null,
+      e.agent?.address ?? null,
+      e.delegation_id ?? null,
+      e.scope_exercised ?? null,
+      e.signed_at ?? null,
+      Date.now(),
+    )
+    .run();
+  return c.json({ ok: true, id: e.id }, 201);
+});
+
+app.get("/constant", (c) => c.json(CHECK_ANSWER));
+
+// The same rows as the audit export, in one select, written out as ndjson.
+app.get("/select", async (c) => {
+  const { results } = await c.env.DB.prepare(
+    "SELECT kind, id, body FROM envelopes WHERE project_id = ? ORDER BY kind, seq",
+  )
+    .bind(c.req.query("project_id") ?? "")
+    .all<{ kind: string; id: string; body: string }>();
+  const lines = results.map((r) => `{"kind":"${r.kind}","id":"${r.id}","envelope":${r.body}}\n`);
+  return c.body(lines.join(""), 200, { "content-type": "application/x-ndjson" });
+});
+
+// POSTs each body to each URL, `parallel` at a time: the floor of a webhook fan-out (no signing, no state).
+app.post("/fanout", async (c) => {
+  const { urls, bodies, parallel } = await c.req.json<{ urls: string[]; bodies: string[]; parallel: number }>();
+  const jobs = urls.flatMap((url) => bodies.map((body) => ({ url, body })));
+  let next = 0;
+  let ok = 0;
+  const lane = async () => {
+    for (let job = jobs[next++]; job; job = jobs[next++]) {
+      const res = await fetch(job.url, {
+        method: "POST",
+        body: job.body,
+        headers: { "content-type": "application/json" },
+      });
+      await res.body?.cancel();
+      if (res.ok) ok += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, lane));
+  return c.json({ ok, sent: jobs.length });
+});
+
+export default app;

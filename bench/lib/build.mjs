@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
+import { WORKER_BUNDLE_OPTIONS } from "../../scripts/lib/worker-bundle.mjs";
 
 export const ROOT = path.join(import.meta.dirname, "..", "..");
 export const OUT = path.join(ROOT, ".build", "bench");
@@ -35,14 +36,7 @@ export async function buildBenchWorker(name) {
   await build({
     entryPoints: [path.join(ROOT, "bench", "workers", `${name}.ts`)],
     outfile: path.join(outdir, "index.js"),
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
-    external: ["cloudflare:*"],
-    logLevel: "warning",
+    ...WORKER_BUNDLE_OPTIONS,
   });
   return { dir: outdir, script: path.join(outdir, "index.js") };
 }
@@ -71,14 +65,7 @@ export async function buildVariant(name, entry, replacements) {
   await build({
     entryPoints: [path.join(ROOT, entry)],
     outfile: path.join(outdir, "index.js"),
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
-    external: ["cloudflare:*"],
-    logLevel: "warning",
+    ...WORKER_BUNDLE_OPTIONS,
     plugins: [
       {
         name: "replace",

@@ -7,6 +7,7 @@
 // POST /__admin/redeliver {body} → the same event as a redelivery (new deliveryId, same timestamp).
 import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
+import { listen, readBody, sendJson } from "./http-json.mjs";
 
 export function startBtcpay({
   port = 0,
@@ -53,99 +54,90 @@ export function startBtcpay({
     }
   }
 
-  const server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", async () => {
-      const url = new URL(req.url, "http://x");
-      const send = (status, body) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(body));
-      };
-      if (url.pathname === "/__admin/event" && req.method === "POST") {
-        const { type, invoiceId, timestamp } = JSON.parse(raw);
-        return send(200, event(type, invoiceId, { timestamp }));
-      }
-      if (url.pathname === "/__admin/redeliver" && req.method === "POST") {
-        const original = JSON.parse(JSON.parse(raw).body);
-        return send(
-          200,
-          event(original.type, original.invoiceId, { timestamp: original.timestamp, original: original.deliveryId }),
+  const server = http.createServer(async (req, res) => {
+    const raw = await readBody(req);
+    const url = new URL(req.url, "http://x");
+    const send = (status, body) => sendJson(res, status, body);
+    if (url.pathname === "/__admin/event" && req.method === "POST") {
+      const { type, invoiceId, timestamp } = JSON.parse(raw);
+      return send(200, event(type, invoiceId, { timestamp }));
+    }
+    if (url.pathname === "/__admin/redeliver" && req.method === "POST") {
+      const original = JSON.parse(JSON.parse(raw).body);
+      return send(
+        200,
+        event(original.type, original.invoiceId, { timestamp: original.timestamp, original: original.deliveryId }),
+      );
+    }
+    const page = /^\/i\/([\w-]+)(\/pay)?$/.exec(url.pathname);
+    if (page) {
+      const invoice = invoices.get(page[1]);
+      if (!invoice) return send(404, { code: "invoice-not-found", message: "Invoice not found" });
+      if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(
+          `<!doctype html><title>Local lightning checkout</title><h1>Pay ${invoice.amount} sats</h1>` +
+            `<p>Status: ${invoice.status}</p><form method="post" action="/i/${invoice.id}/pay"><button>Pay (simulated lightning)</button></form>`,
         );
       }
-      const page = /^\/i\/([\w-]+)(\/pay)?$/.exec(url.pathname);
-      if (page) {
-        const invoice = invoices.get(page[1]);
-        if (!invoice) return send(404, { code: "invoice-not-found", message: "Invoice not found" });
-        if (req.method === "GET") {
-          res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-          return res.end(
-            `<!doctype html><title>Local lightning checkout</title><h1>Pay ${invoice.amount} sats</h1>` +
-              `<p>Status: ${invoice.status}</p><form method="post" action="/i/${invoice.id}/pay"><button>Pay (simulated lightning)</button></form>`,
-          );
-        }
-        invoice.status = "Settled";
-        await deliver([event("InvoiceReceivedPayment", invoice.id), event("InvoiceSettled", invoice.id)]);
-        const back = invoice.checkout?.redirectURL;
-        res.writeHead(back ? 303 : 200, back ? { location: back } : { "content-type": "text/plain" });
-        return res.end(back ? "" : "Paid.");
-      }
-      const api = /^\/api\/v1\/stores\/([^/]+)\/invoices(?:\/([\w-]+))?$/.exec(url.pathname);
-      if (!api) return send(404, { code: "not-found", message: "Not found" });
-      const fail = {
-        [`token ${apiKey}`]: "none",
-        [`token ${apiKey}-fail-error`]: "error",
-        [`token ${apiKey}-fail-no-link`]: "no_link",
-      }[req.headers.authorization ?? ""];
-      if (!fail) {
-        return send(401, {
-          code: "unauthenticated",
-          message: "Authentication is required for accessing this endpoint",
-        });
-      }
-      if (decodeURIComponent(api[1]) !== storeId)
-        return send(404, { code: "store-not-found", message: "Store not found" });
-      if (api[2]) {
-        const invoice = invoices.get(api[2]);
-        return invoice ? send(200, invoice) : send(404, { code: "invoice-not-found", message: "Invoice not found" });
-      }
-      if (req.method !== "POST") return send(405, { code: "method-not-allowed", message: "Method not allowed" });
-      if (fail === "error") return send(500, { code: "generic-error", message: "Lightning node unreachable" });
-      const input = JSON.parse(raw || "{}");
-      if (!/^\d+(\.\d+)?$/.test(String(input.amount ?? ""))) {
-        return send(422, [{ path: "amount", message: "Amount should be a positive number" }]);
-      }
-      const now = Math.floor(Date.now() / 1000);
-      const invoice = {
-        id: newId(),
-        storeId,
-        amount: String(input.amount),
-        currency: input.currency ?? "BTC",
-        type: "Standard",
-        status: "New",
-        metadata: input.metadata ?? {},
-        checkout: input.checkout ?? {},
-        createdTime: now,
-        expirationTime: now + 900,
-        checkoutLink: "",
-      };
-      invoice.checkoutLink = `${base}/i/${invoice.id}`;
-      invoices.set(invoice.id, invoice);
-      send(200, fail === "no_link" ? { ...invoice, checkoutLink: null } : invoice);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(port, host, () => {
-      if (unref) server.unref();
-      base = `http://${host}:${server.address().port}`;
-      resolve({
-        url: base,
-        apiKey,
-        storeId,
-        webhookSecret,
-        setWebhookUrl: (next) => (state.webhookUrl = next),
-        close: () => new Promise((r) => server.close(r)),
+      invoice.status = "Settled";
+      await deliver([event("InvoiceReceivedPayment", invoice.id), event("InvoiceSettled", invoice.id)]);
+      const back = invoice.checkout?.redirectURL;
+      res.writeHead(back ? 303 : 200, back ? { location: back } : { "content-type": "text/plain" });
+      return res.end(back ? "" : "Paid.");
+    }
+    const api = /^\/api\/v1\/stores\/([^/]+)\/invoices(?:\/([\w-]+))?$/.exec(url.pathname);
+    if (!api) return send(404, { code: "not-found", message: "Not found" });
+    const fail = {
+      [`token ${apiKey}`]: "none",
+      [`token ${apiKey}-fail-error`]: "error",
+      [`token ${apiKey}-fail-no-link`]: "no_link",
+    }[req.headers.authorization ?? ""];
+    if (!fail) {
+      return send(401, {
+        code: "unauthenticated",
+        message: "Authentication is required for accessing this endpoint",
       });
-    });
+    }
+    if (decodeURIComponent(api[1]) !== storeId)
+      return send(404, { code: "store-not-found", message: "Store not found" });
+    if (api[2]) {
+      const invoice = invoices.get(api[2]);
+      return invoice ? send(200, invoice) : send(404, { code: "invoice-not-found", message: "Invoice not found" });
+    }
+    if (req.method !== "POST") return send(405, { code: "method-not-allowed", message: "Method not allowed" });
+    if (fail === "error") return send(500, { code: "generic-error", message: "Lightning node unreachable" });
+    const input = JSON.parse(raw || "{}");
+    if (!/^\d+(\.\d+)?$/.test(String(input.amount ?? ""))) {
+      return send(422, [{ path: "amount", message: "Amount should be a positive number" }]);
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const invoice = {
+      id: newId(),
+      storeId,
+      amount: String(input.amount),
+      currency: input.currency ?? "BTC",
+      type: "Standard",
+      status: "New",
+      metadata: input.metadata ?? {},
+      checkout: input.checkout ?? {},
+      createdTime: now,
+      expirationTime: now + 900,
+      checkoutLink: "",
+    };
+    invoice.checkoutLink = `${base}/i/${invoice.id}`;
+    invoices.set(invoice.id, invoice);
+    send(200, fail === "no_link" ? { ...invoice, checkoutLink: null } : invoice);
+  });
+  return listen(server, { port, host, unref }).then((url) => {
+    base = url;
+    return {
+      url: base,
+      apiKey,
+      storeId,
+      webhookSecret,
+      setWebhookUrl: (next) => (state.webhookUrl = next),
+      close: () => new Promise((r) => server.close(r)),
+    };
   });
 }

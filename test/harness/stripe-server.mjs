@@ -9,6 +9,7 @@
 // signed; GET /__admin/requests.
 import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
+import { listen, readBody, sendJson } from "./http-json.mjs";
 
 export function startStripe({
   port = 0,
@@ -97,101 +98,91 @@ export function startStripe({
     }
   }
 
-  const server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", async () => {
-      const url = new URL(req.url, "http://x");
-      const send = (status, body) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(body));
+  const server = http.createServer(async (req, res) => {
+    const raw = await readBody(req);
+    const url = new URL(req.url, "http://x");
+    const send = (status, body) => sendJson(res, status, body);
+    const stripeError = (status, message) => send(status, { error: { type: "invalid_request_error", message } });
+    if (url.pathname === "/__admin/requests") return send(200, requests);
+    const completeMatch = /^\/__admin\/complete\/([\w]+)$/.exec(url.pathname);
+    if (completeMatch && req.method === "POST") {
+      const session = sessions.get(completeMatch[1]);
+      if (!session) return stripeError(404, "No such checkout session");
+      return send(200, { events: complete(session) });
+    }
+    if (url.pathname === "/__admin/sign" && req.method === "POST") {
+      const { body, t = Math.floor(Date.now() / 1000) } = JSON.parse(raw);
+      const v1 = createHmac("sha256", webhookSecret).update(`${t}.${body}`).digest("hex");
+      return send(200, { body, signature: `t=${t},v1=${v1}` });
+    }
+    if (url.pathname === "/__admin/event" && req.method === "POST") {
+      const { type, object, created, t } = JSON.parse(raw);
+      return send(200, signEvent(type, object, { created, t }));
+    }
+    const payMatch = /^\/c\/pay\/([\w]+)$/.exec(url.pathname);
+    if (payMatch) {
+      const session = sessions.get(payMatch[1]);
+      if (!session) return stripeError(404, "No such checkout session");
+      if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        const amount = Number(session.form.get("line_items[0][price_data][unit_amount]")) / 100;
+        return res.end(
+          `<!doctype html><title>Local card checkout</title><h1>Pay $${amount.toFixed(2)} a month</h1>` +
+            `<form method="post"><button>Pay with test card</button></form>`,
+        );
+      }
+      await deliver(complete(session));
+      res.writeHead(303, { location: session.form.get("success_url") });
+      return res.end();
+    }
+    if (req.method !== "POST" || !url.pathname.startsWith("/v1/")) return stripeError(404, "Unrecognized request URL");
+    const fail = {
+      [`Bearer ${secretKey}`]: "none",
+      [`Bearer ${secretKey}_fail_error`]: "error",
+      [`Bearer ${secretKey}_fail_no_url`]: "no_url",
+    }[req.headers.authorization ?? ""];
+    if (!fail) return stripeError(401, "Invalid API Key provided");
+    const form = new URLSearchParams(raw);
+    requests.push({
+      path: url.pathname,
+      form: Object.fromEntries(form),
+      idempotencyKey: req.headers["idempotency-key"],
+    });
+    if (fail === "error") return stripeError(400, "Your account cannot currently make live charges.");
+    const key = req.headers["idempotency-key"];
+    if (key && idempotent.has(key)) return send(200, idempotent.get(key));
+    let answer;
+    if (url.pathname === "/v1/checkout/sessions") {
+      for (const field of ["mode", "success_url", "line_items[0][price_data][unit_amount]"]) {
+        if (!form.get(field)) return stripeError(400, `Missing required param: ${field}.`);
+      }
+      const session = { id: id("cs"), form, customer: form.get("customer") || null, subscription: null };
+      sessions.set(session.id, session);
+      answer = {
+        id: session.id,
+        object: "checkout.session",
+        mode: form.get("mode"),
+        url: `${base}/c/pay/${session.id}`,
       };
-      const stripeError = (status, message) => send(status, { error: { type: "invalid_request_error", message } });
-      if (url.pathname === "/__admin/requests") return send(200, requests);
-      const completeMatch = /^\/__admin\/complete\/([\w]+)$/.exec(url.pathname);
-      if (completeMatch && req.method === "POST") {
-        const session = sessions.get(completeMatch[1]);
-        if (!session) return stripeError(404, "No such checkout session");
-        return send(200, { events: complete(session) });
-      }
-      if (url.pathname === "/__admin/sign" && req.method === "POST") {
-        const { body, t = Math.floor(Date.now() / 1000) } = JSON.parse(raw);
-        const v1 = createHmac("sha256", webhookSecret).update(`${t}.${body}`).digest("hex");
-        return send(200, { body, signature: `t=${t},v1=${v1}` });
-      }
-      if (url.pathname === "/__admin/event" && req.method === "POST") {
-        const { type, object, created, t } = JSON.parse(raw);
-        return send(200, signEvent(type, object, { created, t }));
-      }
-      const payMatch = /^\/c\/pay\/([\w]+)$/.exec(url.pathname);
-      if (payMatch) {
-        const session = sessions.get(payMatch[1]);
-        if (!session) return stripeError(404, "No such checkout session");
-        if (req.method === "GET") {
-          res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-          const amount = Number(session.form.get("line_items[0][price_data][unit_amount]")) / 100;
-          return res.end(
-            `<!doctype html><title>Local card checkout</title><h1>Pay $${amount.toFixed(2)} a month</h1>` +
-              `<form method="post"><button>Pay with test card</button></form>`,
-          );
-        }
-        await deliver(complete(session));
-        res.writeHead(303, { location: session.form.get("success_url") });
-        return res.end();
-      }
-      if (req.method !== "POST" || !url.pathname.startsWith("/v1/"))
-        return stripeError(404, "Unrecognized request URL");
-      const fail = {
-        [`Bearer ${secretKey}`]: "none",
-        [`Bearer ${secretKey}_fail_error`]: "error",
-        [`Bearer ${secretKey}_fail_no_url`]: "no_url",
-      }[req.headers.authorization ?? ""];
-      if (!fail) return stripeError(401, "Invalid API Key provided");
-      const form = new URLSearchParams(raw);
-      requests.push({
-        path: url.pathname,
-        form: Object.fromEntries(form),
-        idempotencyKey: req.headers["idempotency-key"],
-      });
-      if (fail === "error") return stripeError(400, "Your account cannot currently make live charges.");
-      const key = req.headers["idempotency-key"];
-      if (key && idempotent.has(key)) return send(200, idempotent.get(key));
-      let answer;
-      if (url.pathname === "/v1/checkout/sessions") {
-        for (const field of ["mode", "success_url", "line_items[0][price_data][unit_amount]"]) {
-          if (!form.get(field)) return stripeError(400, `Missing required param: ${field}.`);
-        }
-        const session = { id: id("cs"), form, customer: form.get("customer") || null, subscription: null };
-        sessions.set(session.id, session);
-        answer = {
-          id: session.id,
-          object: "checkout.session",
-          mode: form.get("mode"),
-          url: `${base}/c/pay/${session.id}`,
-        };
-      } else if (url.pathname === "/v1/billing_portal/sessions") {
-        const customer = form.get("customer");
-        if (!customers.has(customer)) return stripeError(400, `No such customer: '${customer}'`);
-        answer = { id: id("bps"), object: "billing_portal.session", customer, url: `${base}/p/session/${id("ps")}` };
-      } else {
-        return stripeError(404, "Unrecognized request URL");
-      }
-      if (fail === "no_url") answer.url = null;
-      if (key) idempotent.set(key, answer);
-      send(200, answer);
-    });
+    } else if (url.pathname === "/v1/billing_portal/sessions") {
+      const customer = form.get("customer");
+      if (!customers.has(customer)) return stripeError(400, `No such customer: '${customer}'`);
+      answer = { id: id("bps"), object: "billing_portal.session", customer, url: `${base}/p/session/${id("ps")}` };
+    } else {
+      return stripeError(404, "Unrecognized request URL");
+    }
+    if (fail === "no_url") answer.url = null;
+    if (key) idempotent.set(key, answer);
+    send(200, answer);
   });
-  return new Promise((resolve) => {
-    server.listen(port, host, () => {
-      if (unref) server.unref();
-      base = `http://${host}:${server.address().port}`;
-      resolve({
-        url: base,
-        secretKey,
-        webhookSecret,
-        setWebhookUrl: (next) => (state.webhookUrl = next),
-        close: () => new Promise((r) => server.close(r)),
-      });
-    });
+  return listen(server, { port, host, unref }).then((url) => {
+    base = url;
+    return {
+      url: base,
+      secretKey,
+      webhookSecret,
+      setWebhookUrl: (next) => (state.webhookUrl = next),
+      close: () => new Promise((r) => server.close(r)),
+    };
   });
 }

@@ -20,19 +20,10 @@ import {
 import { sha256Hex } from "../../shared/crypto/digest";
 import { parseAgentEnvelope, verifyEnvelopeSignatures } from "../../shared/envelopes/agent";
 import { parsePledgeEnvelope, verifyPledgeSignature } from "../../shared/envelopes/pledge";
+import { oc } from "../helpers/oc-cli";
 
 const ROOT = path.join(import.meta.dirname, "../..");
 const run = promisify(execFile);
-
-async function oc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["scripts/oc.mjs", ...args], { cwd: ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const tmp = mkdtempSync(path.join(tmpdir(), "oc-cli-"));
 const SCOPE = "stamp:sign(mime=text/markdown)";

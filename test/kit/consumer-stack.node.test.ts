@@ -4,23 +4,22 @@
 // tokens still verify without a read, a new-kid token costs exactly one refetch; then a JWKS outage (stack
 // stopped): cached keys keep verifying, past their TTL too, and a fresh verifier fails with jwks_unavailable.
 // Two stack starts in all.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { Signer } from "bip322-js";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateSigningJwk } from "../../scripts/dev-keys.mjs";
 import { generateSigningWif } from "../../scripts/wif.mjs";
 import { createSessionVerifier, type SessionVerifier } from "../../shared/kit/consumer/session-verifier";
+import { oc } from "../helpers/oc-cli";
 
 const ROOT = path.join(import.meta.dirname, "../..");
 const AUTH = "http://localhost:8817";
 const FLEET = "http://localhost:8818";
 const STATE_DIR = ".build/kit-state";
 const JWKS_URL = `${AUTH}/.well-known/jwks.json`;
-const run = promisify(execFile);
 
 let running: { stop(): Promise<void> } | undefined;
 
@@ -89,17 +88,6 @@ async function signIn(): Promise<{ cookie: string; didOc: string; wif: string }>
   const cookie = /^oc_session=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
   if (res.status !== 200 || !cookie || !body.account) throw new Error(`sign-in failed: ${res.status}`);
   return { cookie, didOc: body.account.did_oc, wif: key.wif };
-}
-
-/** The `oc` CLI, spawned as a user runs it. */
-async function oc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["scripts/oc.mjs", ...args], { cwd: ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
 }
 
 const kidOf = (token: string) =>

@@ -2,6 +2,7 @@
 // auth + verify on http://localhost:8787 (one wrangler process), fleet on http://localhost:8788 (a second one),
 // sharing local D1/KV/DO state in .state. SIGINT or SIGTERM to this process stops everything.
 import { execFileSync, spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { setupDevVars } from "./dev-setup.mjs";
 
@@ -26,6 +27,11 @@ const env = {
 process.chdir(root);
 
 const passed = setupDevVars();
+// `--var` reaches only the first worker of a multi-config `wrangler dev` (auth), not verify beside it, which reads
+// only its own .dev.vars (setupDevVars rewrote it just now): its pass-through variables are appended there.
+const VERIFY_VARS = ["ESPLORA_URL", "NOSTR_RELAYS", "CONFIRMATIONS", "ALLOW_TEST_NETWORKS"];
+const verifyVars = VERIFY_VARS.filter((key) => process.env[key]).map((key) => `${key}='${process.env[key]}'\n`);
+if (verifyVars.length) appendFileSync(path.join(root, "workers", "verify", ".dev.vars"), verifyVars.join(""));
 // Variables from this process's environment (DECISIONS 27), for this start only.
 const varFlags = Object.entries(passed).flatMap(([key, value]) => ["--var", `${key}:${value}`]);
 execFileSync(process.execPath, ["scripts/build-assets.mjs"], { stdio: "inherit" });

@@ -2,13 +2,13 @@
 // Pure: the clock is passed in; nonce storage and single use are the caller's (see workers/auth/src/challenges.ts).
 import type { BitcoinNetwork } from "../bitcoin/address";
 import { verifyMessageSignature } from "../bitcoin/bip322";
-import { isoSeconds } from "../time";
+import { isoSeconds, utcInstant } from "../time";
 
 export const CHALLENGE_HEADER = "orangecheck-auth";
 export const CHALLENGE_ACK = "ack: I authorize this session under the OrangeCheck auth challenge.";
 const CORE_KEYS = ["address", "nonce", "issued_at", "expires_at", "ack"] as const;
 const NONCE = /^[0-9a-f]{32}$/;
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+const UTC_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/;
 
 export interface Challenge {
   address: string;
@@ -45,10 +45,11 @@ export function buildChallengeMessage(challenge: Challenge): string {
   return `${lines.join("\n")}\n`;
 }
 
+// Not Date.parse: it reads 2026-02-30 as March 2, so the time checks would run against another instant than the
+// one written in the signed text.
 function parseTimestamp(value: string): number | undefined {
-  if (!UTC_TIMESTAMP.test(value)) return undefined;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
+  const match = UTC_TIMESTAMP.exec(value);
+  return match ? utcInstant(match) : undefined;
 }
 
 export function parseChallengeMessage(message: string): Challenge | undefined {

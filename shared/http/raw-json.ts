@@ -27,8 +27,12 @@ function skipSpace(text: string, i: number): number {
   return i;
 }
 
-/** The raw text of `key` in the top-level object `text`, or undefined when absent. */
+/**
+ * The raw text of `key` in the top-level object `text`, or undefined when absent. A repeated key yields its last
+ * occurrence, the one JSON.parse (and so the validator) reads: the first would store bytes nobody checked.
+ */
 export function rawMember(text: string, key: string): string | undefined {
+  let found: string | undefined;
   let i = skipSpace(text, 0);
   if (text[i] !== "{") return undefined;
   i = skipSpace(text, i + 1);
@@ -38,9 +42,9 @@ export function rawMember(text: string, key: string): string | undefined {
     i = skipSpace(text, keyEnd);
     i = skipSpace(text, i + 1); // past ':'
     const end = valueEnd(text, i);
-    if (name === key) return text.slice(i, end);
+    if (name === key) found = text.slice(i, end);
     i = skipSpace(text, end);
     if (text[i] === ",") i = skipSpace(text, i + 1);
   }
-  return undefined;
+  return found;
 }

@@ -3,34 +3,11 @@
 
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
-import { randomHex } from "../../shared/crypto/digest";
-import { createAbandonmentEnvelope, createOutcomeEnvelope, createPledgeEnvelope } from "../../shared/envelopes/pledge";
+import { createAbandonmentEnvelope, createOutcomeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
+import { pledge } from "../helpers/envelopes";
 import { FleetClient, signedIn } from "../helpers/fleet";
-import { newWallet, type Wallet } from "../helpers/wallet";
-
-/** A pledge by `swearer` in v03's shape (counterparty_signs), with times around now. */
-async function pledge(swearer: Wallet, counterparty: Wallet, options: { expiresIn?: number } = {}) {
-  const now = Date.now();
-  const inputs = v03.inputs as Record<string, unknown>;
-  return createPledgeEnvelope(
-    {
-      ...(inputs as object),
-      swearer: swearer.address,
-      counterparty: counterparty.address,
-      resolution: {
-        mechanism: "counterparty_signs",
-        query: `counterparty(${counterparty.address}) signs outcome over pledge_id`,
-      },
-      resolves_at: { time: isoSeconds(now + 30 * 60_000) },
-      expires_at: isoSeconds(now + (options.expiresIn ?? 60 * 60_000)),
-      sworn_at: isoSeconds(now - 60_000),
-      nonce: randomHex(16),
-    } as never,
-    swearer,
-  );
-}
+import { newWallet } from "../helpers/wallet";
 
 async function setup() {
   const swearer = newWallet();

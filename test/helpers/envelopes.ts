@@ -1,7 +1,9 @@
-// Signed OC Agent envelopes for registry tests, built with the library's builders and real BIP-322 signatures.
+// Signed OC Agent envelopes (and an OC Pledge) for registry tests, built with the library's builders and real BIP-322 signatures.
 
+import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import { randomHex } from "../../shared/crypto/digest";
 import { buildAction, buildDelegation, buildRevocation, buildSubdelegation } from "../../shared/envelopes/agent";
+import { createPledgeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
 import type { Wallet } from "./wallet";
 
@@ -69,5 +71,27 @@ export function revocation(delegationId: string, signer: Wallet, reason = "") {
   return buildRevocation(
     { address: signer.address, delegation_id: delegationId, reason, signed_at: isoSeconds(Date.now() - 1000) },
     sign(signer),
+  );
+}
+
+/** A pledge by `swearer` in v03's shape (counterparty_signs), with times around now. */
+export async function pledge(swearer: Wallet, counterparty: Wallet, options: { expiresIn?: number } = {}) {
+  const now = Date.now();
+  const inputs = v03.inputs as Record<string, unknown>;
+  return createPledgeEnvelope(
+    {
+      ...(inputs as object),
+      swearer: swearer.address,
+      counterparty: counterparty.address,
+      resolution: {
+        mechanism: "counterparty_signs",
+        query: `counterparty(${counterparty.address}) signs outcome over pledge_id`,
+      },
+      resolves_at: { time: isoSeconds(now + 30 * 60_000) },
+      expires_at: isoSeconds(now + (options.expiresIn ?? 60 * 60_000)),
+      sworn_at: isoSeconds(now - 60_000),
+      nonce: randomHex(16),
+    } as never,
+    swearer,
   );
 }

@@ -48,12 +48,21 @@ export function bundleHead(format: AuditFormat, projectId: string): string {
   return "";
 }
 
-/** One row; `first` matters only to the JSON array's commas. The envelope bytes are embedded unchanged. */
+/**
+ * An envelope's bytes on one line. In valid JSON a CR or LF can only be insignificant whitespace (inside strings
+ * they must be escaped), so turning each into a space keeps the same JSON value, the same length and every id.
+ */
+const oneLine = (json: string) => json.replace(/[\r\n]/g, " ");
+
+/**
+ * One row; `first` matters only to the JSON array's commas. json and csv embed the envelope bytes unchanged; ndjson
+ * needs one record per line, so a pretty-printed envelope's line breaks become spaces there (and only there).
+ */
 export function bundleRow(format: AuditFormat, row: BundleRow, first: boolean): string {
   if (format === "json")
     return `${first ? "" : ","}{"kind":${JSON.stringify(row.kind)},"id":"${row.id}","envelope":${row.body}}`;
   if (format === "csv") return `${row.kind},${row.id},${csvQuote(row.body)}\r\n`;
-  return `{"kind":${JSON.stringify(row.kind)},"id":"${row.id}","envelope":${row.body}}\n`;
+  return `{"kind":${JSON.stringify(row.kind)},"id":"${row.id}","envelope":${oneLine(row.body)}}\n`;
 }
 
 /** The trailer: the manifest and its signature (base64url Ed25519 over the manifest's canonical JSON). */

@@ -95,6 +95,23 @@ describe("audit export", () => {
     expect(list.body.bundles[0]?.counts.delegation).toBe(1);
   });
 
+  it("keeps a pretty-printed envelope on one ndjson line (same JSON value) and byte for byte in json and csv", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    const pretty = '{\r\n  "v": 1,\n  "kind": "agent-delegation",\n  "note": "two\\nlines"\n}';
+    await seed(projectId, [["delegation", pretty]]);
+    const ndjson = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=ndjson`)).text();
+    const checked = await verifyTrailer(ndjson, "ndjson");
+    expect(checked.signatureOk && checked.digestOk).toBe(true);
+    const lines = checked.body.split("\n").filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const row = JSON.parse(lines[0] as string) as { envelope: unknown };
+    expect(row.envelope).toEqual(JSON.parse(pretty));
+    const json = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=json`)).text();
+    expect(json.includes(pretty)).toBe(true);
+    const csv = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
+    expect(csv.includes(pretty.replaceAll('"', '""'))).toBe(true);
+  });
+
   it("pages through a large project in bounded steps and counts every envelope", async () => {
     const { owner, projectId } = await ownerWithProject();
     const stmt = env.DB.prepare(

@@ -221,8 +221,11 @@ describe("events and audit", () => {
       .first<{ event_type: string; payload: string }>();
     expect(event?.event_type).toBe("delegation.registered");
     expect(event?.payload).toContain(JSON.stringify(d.envelope, null, 1));
-    const bundle = await (await owner.fetch(`/api/audit/export?project_id=${projectId}`)).text();
-    expect(bundle).toContain(`"envelope":${JSON.stringify(d.envelope, null, 1)}}`);
+    // The json bundle carries the bytes exactly; ndjson keeps the row on one line (line breaks become spaces).
+    const json = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=json`)).text();
+    expect(json).toContain(`"envelope":${JSON.stringify(d.envelope, null, 1)}}`);
+    const ndjson = await (await owner.fetch(`/api/audit/export?project_id=${projectId}`)).text();
+    expect(ndjson).toContain(`"envelope":${JSON.stringify(d.envelope, null, 1).replaceAll("\n", " ")}}`);
   });
 });
 

@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ADMIN_EVENTS } from "../../workers/fleet/src/admin-log";
 
 describe("fleet worker", () => {
   it("answers /api/health", async () => {
@@ -12,5 +13,16 @@ describe("fleet worker", () => {
     const res = await SELF.fetch("http://localhost:8788/api/nope");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ ok: false, reason: "not_found" });
+  });
+});
+
+describe("dashboard config", () => {
+  it("tells the dashboard where to sign in and the admin log's event types, from the fleet's own list", async () => {
+    const res = await SELF.fetch("http://localhost:8788/dashboard/config.json");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { auth_origin: string; admin_events: string[] };
+    expect(body.auth_origin).toBe("http://localhost:8787");
+    expect(body.admin_events).toEqual([...ADMIN_EVENTS]);
+    expect(body.admin_events).toContain("billing.plan_changed");
   });
 });

@@ -5,6 +5,7 @@ import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import { sameOrigin } from "../../../shared/http/same-origin";
+import { ADMIN_EVENTS } from "./admin-log";
 import { hasBearer, identifyCaller } from "./caller";
 import type { FleetEnv } from "./env";
 import { adminLogRoutes } from "./routes/admin-log";
@@ -48,6 +49,9 @@ for (const group of [
 // The dashboard is static assets under /dashboard/ (workers/fleet/dashboard); the worker adds the root redirect and
 // the one setting the page cannot know: where the auth host's sign-in page is.
 app.get("/", (c) => c.redirect("/dashboard/"));
-app.get("/dashboard/config.json", (c) => c.json({ ok: true, auth_origin: c.env.AUTH_ORIGIN }));
+// What the dashboard needs from the server: where to sign in, and the admin log's event types (one list, here).
+app.get("/dashboard/config.json", (c) =>
+  c.json({ ok: true, auth_origin: c.env.AUTH_ORIGIN, admin_events: ADMIN_EVENTS }),
+);
 mountMetaRoutes(app, { name: "fleet", title: "Fleet registry API", version: "0.1.0" });
 installErrorHandling(app);

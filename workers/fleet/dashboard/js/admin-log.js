@@ -3,29 +3,12 @@
 import { api, query } from "./api.js";
 import { h, moreButton, notice, select, table, time } from "./ui.js";
 
-/** The event types the fleet writes to the admin log (workers/fleet/src/routes/*.ts). */
-const EVENT_TYPES = [
-  "project.renamed",
-  "project.archived",
-  "project.transferred",
-  "member.created",
-  "member.updated",
-  "member.deleted",
-  "token.created",
-  "token.updated",
-  "token.deleted",
-  "webhook_endpoint.created",
-  "webhook_endpoint.updated",
-  "webhook_endpoint.deleted",
-  "billing.checkout_created",
-  "billing.plan_changed",
-  "billing.plan_renewed",
-];
 const PAGE = 25;
 
 export async function adminLogScreen(ctx) {
   const { container } = ctx;
-  const filter = select("Event type", "event_type", [["", "All events"], ...EVENT_TYPES], "");
+  // The event types come from /dashboard/config.json (the fleet's own list, workers/fleet/src/admin-log.ts).
+  const filter = select("Event type", "event_type", [["", "All events"], ...(ctx.adminEvents ?? [])], "");
   filter.input.id = "log-filter";
   const entries = h("div", { id: "log-entries" });
   const apply = (event) => {

@@ -25,7 +25,7 @@ const SCREENS = [
 
 const main = document.getElementById("main");
 const account = document.getElementById("account");
-const state = { authOrigin: null, me: null, billingReturn: null };
+const state = { authOrigin: null, adminEvents: [], me: null, billingReturn: null };
 
 /** The auth host's sign-in page, coming back here afterwards (the fleet tells us where the auth host is). */
 function signInUrl(add) {
@@ -108,7 +108,15 @@ async function projectScreen(projectId, screenId) {
     nav,
     container,
   );
-  const ctx = { project, role, me: state.me, container, reload: route, billingReturn: state.billingReturn };
+  const ctx = {
+    project,
+    role,
+    me: state.me,
+    container,
+    reload: route,
+    billingReturn: state.billingReturn,
+    adminEvents: state.adminEvents,
+  };
   state.billingReturn = null;
   await screen[2](ctx);
 }
@@ -132,6 +140,7 @@ async function boot() {
   takeBillingReturn();
   const config = await api("GET", "/dashboard/config.json");
   state.authOrigin = config.ok ? config.data.auth_origin : null;
+  state.adminEvents = config.ok ? (config.data.admin_events ?? []) : [];
   const me = await api("GET", "/api/auth/me");
   if (!me.ok) return signedOut(me);
   state.me = me.data.account;

@@ -2,7 +2,7 @@
 // `size` envelopes, against the bare worker's one select of the same rows. Rows per second over the whole body,
 // and the workerd process's peak RSS during the request (VmHWM, reset before each request through clear_refs).
 import { countRows, seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
-import { authStub, benchSecrets, benchWorker, migrate, productWorker, startStack } from "../lib/stack.mjs";
+import { startFleetAndBare } from "../lib/stack.mjs";
 
 async function drain(stack, url, headers) {
   const before = stack.memory().rssKiB;
@@ -22,22 +22,9 @@ async function drain(stack, url, headers) {
 }
 
 export async function audit({ fx, bundles, sizes, log }) {
-  const secrets = benchSecrets();
-  const stack = await startStack(
-    [
-      productWorker("fleet", bundles.fleet, {
-        FLEET_SIGNING_KEY: secrets.FLEET_SIGNING_KEY,
-        AUTH_PUBLIC_KEYS: secrets.AUTH_PUBLIC_KEYS,
-      }),
-      authStub,
-      benchWorker("bare", bundles.bare),
-    ],
-    ["fleet", "bare"],
-  );
+  const { stack, db } = await startFleetAndBare(bundles);
   const rows = [];
   try {
-    const db = await stack.db("fleet");
-    await migrate(db);
     const owner = fx.newWallet();
     const agent = fx.newWallet();
     const d = await fx.delegation(owner, agent);

@@ -6,7 +6,7 @@
 import { seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
 import { clientIp, load } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
-import { authStub, benchSecrets, benchWorker, migrate, productWorker, startStack } from "../lib/stack.mjs";
+import { startFleetAndBare } from "../lib/stack.mjs";
 
 const PER_IP = 100;
 const PER_PROJECT = 400;
@@ -36,25 +36,12 @@ function requestsFor(actions, { bare, ipBase }) {
 }
 
 export async function registration({ fx, bundles, sizes, count, log, profile = false }) {
-  const secrets = benchSecrets();
-  const stack = await startStack(
-    [
-      productWorker("fleet", bundles.fleet, {
-        FLEET_SIGNING_KEY: secrets.FLEET_SIGNING_KEY,
-        AUTH_PUBLIC_KEYS: secrets.AUTH_PUBLIC_KEYS,
-        WEBHOOK_MASTER_KEY: secrets.WEBHOOK_MASTER_KEY,
-      }),
-      authStub,
-      benchWorker("bare", bundles.bare),
-    ],
-    ["fleet", "bare"],
-    { inspect: profile },
-  );
+  const { stack, db } = await startFleetAndBare(bundles, (s) => ({ WEBHOOK_MASTER_KEY: s.WEBHOOK_MASTER_KEY }), {
+    inspect: profile,
+  });
   const rows = [];
   let cpu;
   try {
-    const db = await stack.db("fleet");
-    await migrate(db);
     const warmCount = 200;
     const nProjects = Math.ceil((count + warmCount) / PER_PROJECT) * sizes.length;
     const projects = [];

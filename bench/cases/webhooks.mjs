@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import { seedProject } from "../lib/fleet-seed.mjs";
-import { authStub, benchSecrets, benchWorker, migrate, productWorker, startStack } from "../lib/stack.mjs";
+import { startFleetAndBare } from "../lib/stack.mjs";
 
 const FAIL_SHARE = 30; // percent of first attempts the flaky endpoint answers 500
 
@@ -66,26 +66,14 @@ async function seedHistory(db, projectId, endpointIds, count) {
 }
 
 export async function webhooks({ fx, bundles, sizes, events, timeoutMs, log }) {
-  const secrets = benchSecrets();
   const receivers = await startReceivers();
-  const stack = await startStack(
-    [
-      productWorker("fleet", bundles.fleet, {
-        FLEET_SIGNING_KEY: secrets.FLEET_SIGNING_KEY,
-        AUTH_PUBLIC_KEYS: secrets.AUTH_PUBLIC_KEYS,
-        WEBHOOK_MASTER_KEY: secrets.WEBHOOK_MASTER_KEY,
-        CRON_SECRET: secrets.CRON_SECRET,
-        WEBHOOK_ALLOW_LOOPBACK: "true",
-      }),
-      authStub,
-      benchWorker("bare", bundles.bare),
-    ],
-    ["fleet", "bare"],
-  );
+  const { stack, db, secrets } = await startFleetAndBare(bundles, (s) => ({
+    WEBHOOK_MASTER_KEY: s.WEBHOOK_MASTER_KEY,
+    CRON_SECRET: s.CRON_SECRET,
+    WEBHOOK_ALLOW_LOOPBACK: "true",
+  }));
   const rows = [];
   try {
-    const db = await stack.db("fleet");
-    await migrate(db);
     const owner = fx.newWallet();
     const agent = fx.newWallet();
     const d = await fx.delegation(owner, agent);

@@ -134,3 +134,20 @@ export async function migrate(db) {
     await db.batch(statements.map((sql) => db.prepare(sql)));
   }
 }
+
+/**
+ * The fleet bundle (with its signing key, the auth keys and the bindings `more(secrets)` adds), the auth stub and
+ * the bare baseline worker, the fleet's database migrated: what the registration, audit and webhook benchmarks share.
+ */
+export async function startFleetAndBare(bundles, more = () => ({}), options = {}) {
+  const secrets = benchSecrets();
+  const fleet = productWorker("fleet", bundles.fleet, {
+    FLEET_SIGNING_KEY: secrets.FLEET_SIGNING_KEY,
+    AUTH_PUBLIC_KEYS: secrets.AUTH_PUBLIC_KEYS,
+    ...more(secrets),
+  });
+  const stack = await startStack([fleet, authStub, benchWorker("bare", bundles.bare)], ["fleet", "bare"], options);
+  const db = await stack.db("fleet");
+  await migrate(db);
+  return { stack, db, secrets };
+}

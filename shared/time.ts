@@ -45,3 +45,15 @@ export function utcInstant(match: RegExpExecArray): number | undefined {
     back.getUTCSeconds() === second;
   return real ? back.getTime() : undefined;
 }
+
+/**
+ * True when `timestampSeconds` (unix seconds, as webhook signatures carry it) lies within ±`toleranceSeconds` of
+ * `now` (ms): too old is a replay, too new a forged clock. Anything not a finite number is outside.
+ */
+export function withinSeconds(timestampSeconds: unknown, now: number, toleranceSeconds: number): boolean {
+  return (
+    typeof timestampSeconds === "number" &&
+    Number.isFinite(timestampSeconds) &&
+    Math.abs(epochSeconds(now) - timestampSeconds) <= toleranceSeconds
+  );
+}

@@ -7,6 +7,7 @@ import { hex } from "@scure/base";
 import { utf8 } from "../crypto/digest";
 import { hmacSha256Verify } from "../crypto/hmac";
 import { AppError } from "../errors";
+import { withinSeconds } from "../time";
 import { callProcessor, stringField } from "./processor-http";
 import type { SignatureVerdict } from "./signature";
 
@@ -90,11 +91,7 @@ export async function verifyBtcpaySignature(
   } catch {
     return { ok: true };
   }
-  if (
-    typeof timestamp !== "number" ||
-    !Number.isFinite(timestamp) ||
-    Math.abs(Math.floor(now / 1000) - timestamp) > toleranceSeconds
-  ) {
+  if (!withinSeconds(timestamp, now, toleranceSeconds)) {
     return { ok: false, reason: "webhook_timestamp_stale", detail: "the payload timestamp is outside the tolerance" };
   }
   return { ok: true };

@@ -6,6 +6,7 @@ import { hex } from "@scure/base";
 import { utf8 } from "../crypto/digest";
 import { hmacSha256Verify } from "../crypto/hmac";
 import { AppError } from "../errors";
+import { withinSeconds } from "../time";
 import { callProcessor, stringField } from "./processor-http";
 import type { SignatureVerdict } from "./signature";
 
@@ -136,7 +137,7 @@ export async function verifyStripeSignature(
   }
   if (!matched) return { ok: false, reason: "invalid_signature", detail: "no v1 signature matches the body" };
   // Checked after the signature, so a forged header learns nothing about the clock.
-  if (Math.abs(Math.floor(now / 1000) - Number(timestamp)) > toleranceSeconds) {
+  if (!withinSeconds(Number(timestamp), now, toleranceSeconds)) {
     return {
       ok: false,
       reason: "webhook_timestamp_stale",

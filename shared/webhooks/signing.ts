@@ -3,6 +3,7 @@
 import { base64, hex } from "@scure/base";
 import { sha256Hex, utf8 } from "../crypto/digest";
 import { hmacSha256, hmacSha256Verify } from "../crypto/hmac";
+import { withinSeconds } from "../time";
 import { secretKeyBytes } from "./secrets";
 
 export interface DeliveryInput {
@@ -95,7 +96,7 @@ export async function verifyStandardSignature(
   const signature = readHeader(headers, "webhook-signature");
   if (!id || !timestamp || !signature) return fail("missing_signature", "webhook-id, -timestamp and -signature needed");
   if (!/^\d+$/.test(timestamp)) return fail("invalid_signature", "webhook-timestamp is not unix seconds");
-  if (Math.abs(Math.floor(now / 1000) - Number(timestamp)) > toleranceSeconds) {
+  if (!withinSeconds(Number(timestamp), now, toleranceSeconds)) {
     return fail("invalid_signature", "webhook-timestamp is outside the tolerance");
   }
   const key = secretKeyBytes(secret);

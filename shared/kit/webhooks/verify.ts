@@ -2,6 +2,8 @@
 // own verifiers (shared/webhooks/signing.ts: WebCrypto HMAC verify, constant time), the Standard Webhooks
 // timestamp inside ±300 s (the reference library's window, both directions), an optional idempotency store so a
 // redelivery is recognised, and a typed result with a reason. Runs in Workers and Node 20+.
+
+import { withinSeconds } from "../../time";
 import { type RawBody, verifyServiceSignature, verifyStandardSignature } from "../../webhooks/signing";
 import type { IdempotencyStore } from "./idempotency";
 
@@ -102,7 +104,7 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookV
     }
     if (!/^\d+$/.test(stamp)) return fail("invalid_signature", "webhook-timestamp is not unix seconds");
     timestamp = Number(stamp);
-    if (Math.abs(Math.floor(now / 1000) - timestamp) > tolerance) {
+    if (!withinSeconds(timestamp, now, tolerance)) {
       return fail("timestamp_out_of_window", `webhook-timestamp is more than ${tolerance} s from now`);
     }
     const standard = await anySecret(secrets, (s) => verifyStandardSignature(s, flat, body, now, tolerance));

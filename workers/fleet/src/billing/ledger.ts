@@ -64,6 +64,40 @@ function novel(event: ProcessorEvent, applyId: string): SQL {
     where processor = ${event.processor} and event_id = ${event.id} and apply_id = ${applyId})`;
 }
 
+interface CardPlan {
+  projectId: string;
+  /** SQL for the tier: the paid payment's, or a literal. */
+  plan: SQL;
+  periodEnd: number;
+  customerId: string | null;
+  subscriptionId: string | null;
+  /** The processor event's `created` (ms): applied only when no newer card state is held. */
+  stateAt: number;
+  /** The statement acts only when this holds (the event is new, or the payment was paid in this batch). */
+  when: SQL;
+}
+
+/**
+ * The plan as a renewing card subscription: the period runs to the later end, ids already known are kept when the
+ * event lacks them, enterprise is never lowered, and an event older than the state held changes nothing.
+ */
+function cardPlan(db: D1Database, batch: Batch, input: CardPlan): D1PreparedStatement {
+  return statement(
+    db,
+    sql`insert into billing_accounts (project_id, plan, period_end, auto_renew, card_customer_id,
+        card_subscription_id, card_state_at, apply_id, updated_at)
+      select ${input.projectId}, ${input.plan}, ${input.periodEnd}, 1, ${input.customerId}, ${input.subscriptionId},
+        ${input.stateAt}, ${batch.applyId}, ${batch.now} where ${input.when}
+      on conflict (project_id) do update set
+        plan = case when plan = 'enterprise' then plan else excluded.plan end,
+        period_end = max(coalesce(period_end, 0), excluded.period_end), auto_renew = 1,
+        card_customer_id = coalesce(excluded.card_customer_id, card_customer_id),
+        card_subscription_id = coalesce(excluded.card_subscription_id, card_subscription_id),
+        card_state_at = excluded.card_state_at, apply_id = excluded.apply_id, updated_at = excluded.updated_at
+      where coalesce(card_state_at, 0) <= excluded.card_state_at`,
+  );
+}
+
 function planChangedIn(projectId: string, applyId: string): SQL {
   return sql`exists (select 1 from billing_accounts where project_id = ${projectId} and apply_id = ${applyId})`;
 }
@@ -122,22 +156,15 @@ export function settlePayment(db: D1Database, input: Settlement): Promise<boolea
     );
   } else {
     const card = input.card ?? { customerId: null, subscriptionId: null };
-    const provisionalEnd = now + PROVISIONAL_CARD_PERIOD_MS;
     batch.statements.push(
-      statement(
-        db,
-        sql`insert into billing_accounts (project_id, plan, period_end, auto_renew, card_customer_id,
-          card_subscription_id, card_state_at, apply_id, updated_at)
-        select ${projectId}, ${paid}, ${provisionalEnd}, 1, ${card.customerId}, ${card.subscriptionId},
-          ${event.createdAt}, ${applyId}, ${now} where ${paid} is not null
-        on conflict (project_id) do update set
-          plan = case when plan = 'enterprise' then plan else excluded.plan end,
-          period_end = max(coalesce(period_end, 0), excluded.period_end), auto_renew = 1,
-          card_customer_id = coalesce(excluded.card_customer_id, card_customer_id),
-          card_subscription_id = coalesce(excluded.card_subscription_id, card_subscription_id),
-          card_state_at = excluded.card_state_at, apply_id = excluded.apply_id, updated_at = excluded.updated_at
-        where coalesce(card_state_at, 0) <= excluded.card_state_at`,
-      ),
+      cardPlan(db, batch, {
+        projectId,
+        plan: paid,
+        periodEnd: now + PROVISIONAL_CARD_PERIOD_MS,
+        ...card,
+        stateAt: event.createdAt,
+        when: sql`${paid} is not null`,
+      }),
     );
   }
   return commit(db, batch, [
@@ -194,20 +221,15 @@ export function extendCardPeriod(db: D1Database, input: CardPeriod): Promise<boo
     );
   }
   batch.statements.push(
-    statement(
-      db,
-      sql`insert into billing_accounts (project_id, plan, period_end, auto_renew, card_customer_id,
-        card_subscription_id, card_state_at, apply_id, updated_at)
-      select ${projectId}, 'pro', ${input.periodEnd}, 1, ${input.customerId}, ${input.subscriptionId},
-        ${event.createdAt}, ${applyId}, ${now} where ${novel(event, applyId)}
-      on conflict (project_id) do update set
-        plan = case when plan = 'enterprise' then plan else excluded.plan end,
-        period_end = max(coalesce(period_end, 0), excluded.period_end), auto_renew = 1,
-        card_customer_id = coalesce(excluded.card_customer_id, card_customer_id),
-        card_subscription_id = excluded.card_subscription_id,
-        card_state_at = excluded.card_state_at, apply_id = excluded.apply_id, updated_at = excluded.updated_at
-      where coalesce(card_state_at, 0) <= excluded.card_state_at`,
-    ),
+    cardPlan(db, batch, {
+      projectId,
+      plan: sql`'pro'`,
+      periodEnd: input.periodEnd,
+      customerId: input.customerId,
+      subscriptionId: input.subscriptionId,
+      stateAt: event.createdAt,
+      when: novel(event, applyId),
+    }),
   );
   const logged: LogInput[] = renewal
     ? [

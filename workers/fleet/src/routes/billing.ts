@@ -69,6 +69,16 @@ async function ownerSession(c: Context<FleetEnv>, projectId: string): Promise<Ac
   return access;
 }
 
+/** The project's card-processor customer, once a card checkout has completed. */
+async function cardCustomerOf(access: Access): Promise<string | null> {
+  const row = await access.db
+    .select({ customer: billingAccounts.cardCustomerId })
+    .from(billingAccounts)
+    .where(eq(billingAccounts.projectId, access.project.id))
+    .get();
+  return row?.customer ?? null;
+}
+
 /** Where the processor sends the buyer back: the dashboard's billing view (needs FLEET_ORIGIN). */
 function returnUrl(c: Context<FleetEnv>, projectId: string, outcome: string): string {
   const origin = c.env.FLEET_ORIGIN;
@@ -176,11 +186,7 @@ billingRoutes.openapi(
     if (tier === "enterprise") throw new AppError("tier_not_self_serve");
     const config = stripeConfig(c.env);
     const successUrl = returnUrl(c, project_id, "paid");
-    const account = await access.db
-      .select({ customer: billingAccounts.cardCustomerId })
-      .from(billingAccounts)
-      .where(eq(billingAccounts.projectId, project_id))
-      .get();
+    const customerId = await cardCustomerOf(access);
     const paymentId = newId("pay");
     const amount = pricesFrom(c.env).proUsdCents;
     const session = await createCheckoutSession(config, {
@@ -189,7 +195,7 @@ billingRoutes.openapi(
       tier,
       productName: `Pro plan — ${access.project.name}`,
       unitAmountCents: amount,
-      customerId: account?.customer ?? null,
+      customerId,
       successUrl,
       cancelUrl: returnUrl(c, project_id, "cancelled"),
     });
@@ -276,14 +282,10 @@ billingRoutes.openapi(
     const { project_id } = c.req.valid("json");
     const access = await ownerSession(c, project_id);
     const config = stripeConfig(c.env);
-    const account = await access.db
-      .select({ customer: billingAccounts.cardCustomerId })
-      .from(billingAccounts)
-      .where(eq(billingAccounts.projectId, project_id))
-      .get();
-    if (!account?.customer) throw new AppError("no_card_processor_customer");
+    const customerId = await cardCustomerOf(access);
+    if (!customerId) throw new AppError("no_card_processor_customer");
     const portal = await createPortalSession(config, {
-      customerId: account.customer,
+      customerId,
       returnUrl: returnUrl(c, project_id, "portal"),
     });
     if (wantsJson(c.req.header("accept"))) return c.json({ ok: true as const, url: portal.url }, 200);

@@ -1,5 +1,6 @@
 // The D1 schema, in one place. Migrations in d1-migrations/ are generated from it by drizzle-kit.
 // Times are epoch milliseconds (integers); secrets are stored only as hashes (DECISIONS 8).
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const accounts = sqliteTable("accounts", {
@@ -103,7 +104,10 @@ export const apiTokens = sqliteTable(
     name: text("name").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
     hint: text("hint").notNull(), // last 4 characters, to tell tokens apart
+    /** The owner's address that minted it: the token works only while that address is an owner of the project. */
     createdBy: text("created_by").notNull(),
+    /** What the token may do: owner (the spec's default), register (envelopes and reads) or read. */
+    scope: text("scope").notNull().default("owner"),
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
     lastUsedAt: integer("last_used_at"),
@@ -168,6 +172,10 @@ export const envelopes = sqliteTable(
     index("envelopes_delegation").on(t.projectId, t.delegationId),
     index("envelopes_swearer").on(t.swearer),
     index("envelopes_kind_id").on(t.kind, t.id),
+    // One resolution (outcome or abandonment) per pledge per project, even under concurrent registration.
+    uniqueIndex("envelopes_pledge_resolution")
+      .on(t.projectId, t.pledgeId)
+      .where(sql`kind IN ('outcome', 'abandonment')`),
   ],
 );
 
@@ -296,6 +304,8 @@ export const connectUsers = sqliteTable(
     appId: text("app_id").notNull(),
     userId: text("user_id").notNull(),
     accountId: text("account_id").notNull(),
+    /** The email the integrator supplied: unverified contact data, never a sign-in identity (only a code proves one). */
+    email: text("email"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId] })],

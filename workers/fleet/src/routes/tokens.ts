@@ -88,6 +88,7 @@ tokenRoutes.openapi(
       expiresAt,
       revokedAt: null,
       lastUsedAt: null,
+      scope: "owner",
       createdAt: now,
     };
     const { db } = access;

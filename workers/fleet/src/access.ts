@@ -1,6 +1,6 @@
 // Tenancy and roles (DECISIONS 12): a caller sees a project only as its member (or through one of its tokens);
 // anything else is 404 `not_found`, so existence is never leaked. Owner-only operations answer 403
-// `owner_required`; other role limits 403 `role_forbidden`.
+// `owner_required`; other role limits 403 `role_forbidden`. A token's role is its scope's (roles.ts).
 import { and, eq, isNull } from "drizzle-orm";
 import type { Context } from "hono";
 import { type Db, orm } from "../../../shared/db/client";
@@ -10,9 +10,9 @@ import type { Caller } from "./caller";
 import { requireCaller } from "./caller";
 import type { FleetEnv } from "./env";
 import { takeProjectToken } from "./limits";
+import { ROLES, type Role, scopeRole } from "./roles";
 
-export const ROLES = ["viewer", "member", "admin", "owner"] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role };
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -20,8 +20,8 @@ export interface Access {
   caller: Caller;
   project: ProjectRow;
   role: Role;
-  /** Who the admin log names: the session's address, or the token id. */
-  actor: string;
+  /** Who the admin log names: the session's address, or the token and the owner who created it. */
+  actor: Actor;
   db: Db;
 }
 
@@ -32,8 +32,16 @@ export function atLeast(access: Access, minimum: Role): void {
   throw new AppError(minimum === "owner" ? "owner_required" : "role_forbidden");
 }
 
-export function actorOf(caller: Caller): string {
-  return caller.kind === "token" ? caller.tokenId : (caller.address ?? caller.accountId);
+/** The admin log's `actor` column is `id`; a change made with a token also names the token's creator. */
+export interface Actor {
+  id: string;
+  tokenCreator?: string;
+}
+
+export function actorOf(caller: Caller): Actor {
+  return caller.kind === "token"
+    ? { id: caller.tokenId, tokenCreator: caller.address }
+    : { id: caller.address ?? caller.accountId };
 }
 
 /** The caller's access to a project, or 404; archived projects are readable, not writable. */
@@ -46,7 +54,7 @@ export async function projectAccess(
   const db = orm(c.env.DB);
   let role: Role | undefined;
   if (caller.kind === "token") {
-    role = caller.projectId === projectId ? "owner" : undefined;
+    role = caller.projectId === projectId ? scopeRole(caller.scope) : undefined;
   } else if (caller.address) {
     const member = await db
       .select({ role: members.role })

@@ -2,6 +2,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../shared/db/client";
 import { adminLog } from "../../../shared/db/schema";
+import type { Actor } from "./access";
 
 export const ADMIN_EVENTS = [
   "project.renamed",
@@ -24,19 +25,27 @@ export type AdminEvent = (typeof ADMIN_EVENTS)[number];
 
 export interface LogInput {
   projectId: string;
-  actor: string;
+  actor: Actor;
   eventType: AdminEvent;
   targetId?: string;
   detail?: Record<string, unknown>;
 }
 
+/** The detail column: a change made with a token also names the token and the owner who created it (issue 14). */
+function detailOf(entry: LogInput): string | null {
+  const { tokenCreator } = entry.actor;
+  const via = tokenCreator === undefined ? {} : { via_token: entry.actor.id, token_created_by: tokenCreator };
+  const detail = { ...entry.detail, ...via };
+  return Object.keys(detail).length > 0 ? JSON.stringify(detail) : null;
+}
+
 export function logEntry(db: Db, entry: LogInput) {
   return db.insert(adminLog).values({
     projectId: entry.projectId,
-    actor: entry.actor,
+    actor: entry.actor.id,
     eventType: entry.eventType,
     targetId: entry.targetId ?? null,
-    detail: entry.detail ? JSON.stringify(entry.detail) : null,
+    detail: detailOf(entry),
     createdAt: Date.now(),
   });
 }
@@ -46,13 +55,13 @@ export function logEntry(db: Db, entry: LogInput) {
  * SQL that is true after a successful change (the batch is one transaction, so the two cannot disagree).
  */
 export function logEntryIf(db: Db, entry: LogInput, applied: SQL) {
-  const detail = entry.detail ? JSON.stringify(entry.detail) : null;
+  const detail = detailOf(entry);
   const row = db
     .select({
       // Every column, in table order; NULL lets SQLite assign the next sequence number.
       seq: sql<number>`null`.as("seq"),
       projectId: sql<string>`${entry.projectId}`.as("project_id"),
-      actor: sql<string>`${entry.actor}`.as("actor"),
+      actor: sql<string>`${entry.actor.id}`.as("actor"),
       eventType: sql<string>`${entry.eventType}`.as("event_type"),
       targetId: sql<string | null>`${entry.targetId ?? null}`.as("target_id"),
       detail: sql<string | null>`${detail}`.as("detail"),

@@ -1,8 +1,8 @@
 // Named request and response schemas of the fleet registry (validation and the OpenAPI description).
 import { z } from "@hono/zod-openapi";
-import { ROLES } from "./access";
 import { ID_PATTERNS } from "./ids";
 import { PageQuery } from "./pagination";
+import { ROLES, TOKEN_SCOPES } from "./roles";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -41,6 +41,9 @@ export const TokenSchema = z
     project_id: z.string(),
     name: z.string(),
     hint: z.string(),
+    scope: z.enum(TOKEN_SCOPES).openapi({ description: "owner (the default), register (envelopes and reads) or read" }),
+    created_by: z.string().openapi({ description: "The owner the token acts as; it works only while they own" }),
+    status: z.enum(["active", "revoked", "expired", "creator_not_owner"]),
     expires_at: z.string(),
     revoked: z.boolean(),
     last_used_at: z.string().nullable(),
@@ -60,7 +63,12 @@ export const MemberCreate = z
 export const MemberInvite = z.strictObject({ address: Address, role: Role }).openapi("MemberInvite");
 export const MemberPatch = z.strictObject({ role: Role.optional() }).openapi("MemberPatch");
 export const TokenCreate = z
-  .strictObject({ project_id: ProjectId, name: Name, expires_at: z.iso.datetime({ offset: false }).optional() })
+  .strictObject({
+    project_id: ProjectId,
+    name: Name,
+    expires_at: z.iso.datetime({ offset: false }).optional(),
+    scope: z.enum(TOKEN_SCOPES).optional(),
+  })
   .openapi("TokenCreate");
 export const TokenPatch = z
   .strictObject({ name: Name.optional(), revoked: z.boolean().optional() })

@@ -1,7 +1,8 @@
 // Stored rows → the JSON the fleet answers with (times as ISO 8601 UTC; secrets never included).
 import type { apiTokens, members } from "../../../shared/db/schema";
 import { isoMs } from "../../../shared/time";
-import type { ProjectRow, Role } from "./access";
+import type { ProjectRow } from "./access";
+import { type Role, storedScope } from "./roles";
 
 export function projectView(p: ProjectRow) {
   return {
@@ -24,12 +25,23 @@ export function memberView(m: typeof members.$inferSelect) {
   };
 }
 
-export function tokenView(t: typeof apiTokens.$inferSelect) {
+/** Whether a token works now, and if not, why (the first that applies). */
+export function tokenStatus(t: typeof apiTokens.$inferSelect, creatorRole: string | null, now: number) {
+  if (t.revokedAt !== null) return "revoked" as const;
+  if (t.expiresAt <= now) return "expired" as const;
+  if (creatorRole !== "owner") return "creator_not_owner" as const;
+  return "active" as const;
+}
+
+export function tokenView(t: typeof apiTokens.$inferSelect, creatorRole: string | null, now: number) {
   return {
     id: t.id,
     project_id: t.projectId,
     name: t.name,
     hint: t.hint,
+    scope: storedScope(t.scope),
+    created_by: t.createdBy,
+    status: tokenStatus(t, creatorRole, now),
     expires_at: isoMs(t.expiresAt),
     revoked: t.revokedAt !== null,
     last_used_at: t.lastUsedAt === null ? null : isoMs(t.lastUsedAt),

@@ -170,7 +170,7 @@ export function settlePayment(db: D1Database, input: Settlement): Promise<boolea
   return commit(db, batch, [
     {
       projectId,
-      actor: PROCESSOR_ACTOR[event.processor],
+      actor: { id: PROCESSOR_ACTOR[event.processor] },
       eventType: "billing.plan_changed",
       targetId: paymentRef,
       detail: { processor: event.processor, event_id: event.id, cause: "payment" },
@@ -235,7 +235,7 @@ export function extendCardPeriod(db: D1Database, input: CardPeriod): Promise<boo
     ? [
         {
           projectId,
-          actor: PROCESSOR_ACTOR.card,
+          actor: { id: PROCESSOR_ACTOR.card },
           eventType: "billing.plan_renewed",
           targetId: renewal.invoiceId,
           detail: { processor: "card", event_id: event.id, period_end: new Date(input.periodEnd).toISOString() },
@@ -286,7 +286,7 @@ export function updateCardSubscription(db: D1Database, input: CardSubscriptionSt
   return commit(db, batch, [
     {
       projectId,
-      actor: PROCESSOR_ACTOR.card,
+      actor: { id: PROCESSOR_ACTOR.card },
       eventType: "billing.plan_changed",
       targetId: subscriptionId,
       detail: {

@@ -30,7 +30,7 @@ export interface Intake {
   access: Access;
   /** The envelope's bytes as received (stored, exported and delivered unchanged). */
   raw: string;
-  /** The session address, or for a bearer token the project owner's (DECISIONS 28). */
+  /** The session address, or for a bearer token the owner's who created it (DECISIONS 28, 12). */
   sessionAddress: string;
 }
 
@@ -40,8 +40,7 @@ export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = 
   atLeast(access, "member");
   const raw = withRaw ? rawMember(await c.req.text(), "envelope") : "";
   if (raw === undefined) throw new AppError("invalid_body", { detail: "envelope: required" });
-  const caller = access.caller;
-  const sessionAddress = caller.kind === "token" ? access.project.ownerAddress : caller.address;
+  const sessionAddress = access.caller.address;
   if (!sessionAddress) throw new AppError("role_forbidden", { detail: "registering needs a Bitcoin account" });
   return { access, raw, sessionAddress };
 }

@@ -148,7 +148,7 @@ async function recordCheckout(
       amount: payment.amount,
       currency: payment.currency,
       status: "pending",
-      createdBy: access.actor,
+      createdBy: access.actor.id,
       createdAt: now,
       paidAt: null,
       applyId: null,

@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { orm } from "../../../../shared/db/client";
-import { members } from "../../../../shared/db/schema";
+import { members, projects } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
@@ -87,6 +87,20 @@ async function memberAccess(c: Context<FleetEnv>, id: string) {
   if (!row) throw new AppError("not_found");
   return { row, access: await projectAccess(c, row.projectId, { write: true }) };
 }
+
+/**
+ * Keeps `projects.owner_address` naming an owner after an owner was demoted or removed: when it no longer does,
+ * it becomes the longest-standing remaining owner. In the change's own batch, so the two never disagree.
+ */
+const syncOwnerAddress = (access: Access, projectId: string) => {
+  const owners = sql`select ${members.address} from ${members} where ${members.projectId} = ${projectId} and ${members.role} = 'owner'`;
+  return access.db
+    .update(projects)
+    .set({
+      ownerAddress: sql`coalesce((${owners} order by ${members.createdAt}, ${members.id} limit 1), ${projects.ownerAddress})`,
+    })
+    .where(and(eq(projects.id, projectId), sql`${projects.ownerAddress} not in (${owners})`));
+};
 
 /** SQL true when the project keeps another owner besides this member. */
 const anotherOwner = (projectId: string, memberId: string) =>
@@ -171,6 +185,7 @@ memberRoutes.openapi(
         },
         sql`exists (select 1 from ${members} where ${members.id} = ${row.id} and ${members.updatedAt} = ${now})`,
       ),
+      syncOwnerAddress(access, row.projectId),
     ]);
     if (updated.length === 0) throw new AppError("last_owner_cannot_demote");
     return c.json({ ok: true as const, member: memberView({ ...row, role, updatedAt: now }) }, 200);
@@ -210,6 +225,7 @@ memberRoutes.openapi(
         },
         sql`not exists (select 1 from ${members} where ${members.id} = ${row.id})`,
       ),
+      syncOwnerAddress(access, row.projectId),
     ]);
     if (deleted.length === 0) throw new AppError("last_owner_cannot_remove");
     return c.json({ ok: true as const, deleted: row.id }, 200);

@@ -1,37 +1,57 @@
-// Per-project API tokens (DECISIONS 13): the secret `ock_…` is shown once at creation and stored as sha256;
-// revoke and restore (409 expired_cannot_restore past expires_at), rename, delete. Admins and owners manage them.
+// Per-project API tokens (DECISIONS 12, 13): the secret `ock_…` is shown once at creation and stored as sha256.
+// A token acts as the owner who created it, so only an owner mints, renames or restores one; admins may list,
+// revoke and delete (taking power away is safe). Restoring adopts the token: its creator becomes the restorer.
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { sha256Hex } from "../../../../shared/crypto/digest";
 import { orm } from "../../../../shared/db/client";
-import { apiTokens } from "../../../../shared/db/schema";
+import { apiTokens, members } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
-import { DAY } from "../../../../shared/time";
+import { DAY, isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { atLeast, projectAccess } from "../access";
+import { type Access, atLeast, projectAccess } from "../access";
 import { logEntry } from "../admin-log";
 import type { FleetEnv } from "../env";
 import { newId, newTokenSecret } from "../ids";
 import { routeLimit } from "../limits";
 import { afterCursor, DEFAULT_LIMIT, page } from "../pagination";
+import type { Role } from "../roles";
 import { IdParam, listOf, okWith, ProjectListQuery, TokenCreate, TokenId, TokenPatch, TokenSchema } from "../schemas";
 import { tokenView } from "../views";
 
 /** Lifetime of a token created without expires_at (DECISIONS 13). */
 export const DEFAULT_TOKEN_TTL_MS = 90 * DAY;
+/** The longest lifetime a token may be given: a leaked token must die on its own within a year. */
+export const MAX_TOKEN_TTL_MS = 365 * DAY;
 
 export const tokenRoutes = routeGroup<FleetEnv>();
 const TokenResult = okWith({ token: TokenSchema });
-const TOKEN_ERRORS = ["invalid_body", "unauthenticated", "role_forbidden", "not_found"] as const;
+const TOKEN_ERRORS = ["invalid_body", "unauthenticated", "role_forbidden", "owner_required", "not_found"] as const;
 
-async function tokenAccess(c: Context<FleetEnv>, id: string) {
-  const row = await orm(c.env.DB).select().from(apiTokens).where(eq(apiTokens.id, id)).get();
-  if (!row) throw new AppError("not_found");
-  const access = await projectAccess(c, row.projectId, { write: true });
-  atLeast(access, "admin");
-  return { row, access };
+/** A token row with the current role of its creator in the token's project (null: no longer a member). */
+const withCreatorRole = { token: apiTokens, creatorRole: members.role };
+const creatorMembership = and(eq(members.projectId, apiTokens.projectId), eq(members.address, apiTokens.createdBy));
+
+async function tokenAccess(c: Context<FleetEnv>, id: string, minimum: Role) {
+  const found = await orm(c.env.DB)
+    .select(withCreatorRole)
+    .from(apiTokens)
+    .leftJoin(members, creatorMembership)
+    .where(eq(apiTokens.id, id))
+    .get();
+  if (!found) throw new AppError("not_found");
+  const access = await projectAccess(c, found.token.projectId, { write: true });
+  atLeast(access, minimum);
+  return { row: found.token, creatorRole: found.creatorRole, access };
+}
+
+/** The owner a new or adopted token acts as: the signed-in owner, or the owner behind the calling token. */
+function ownerAddress(access: Access): string {
+  const { address } = access.caller;
+  if (!address) throw new AppError("owner_required", { detail: "a token acts as an owner's Bitcoin address" });
+  return address;
 }
 
 tokenRoutes.openapi(
@@ -48,13 +68,18 @@ tokenRoutes.openapi(
     const access = await projectAccess(c, project_id);
     atLeast(access, "admin");
     const rows = await access.db
-      .select()
+      .select(withCreatorRole)
       .from(apiTokens)
+      .leftJoin(members, creatorMembership)
       .where(and(eq(apiTokens.projectId, project_id), afterCursor(cursor, apiTokens.createdAt, apiTokens.id)))
       .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id))
       .limit(limit + 1);
-    const { items, next_cursor } = page(rows, limit);
-    return c.json({ ok: true as const, tokens: items.map(tokenView), next_cursor }, 200);
+    const { items, next_cursor } = page(
+      rows.map((r) => ({ ...r.token, creatorRole: r.creatorRole })),
+      limit,
+    );
+    const now = Date.now();
+    return c.json({ ok: true as const, tokens: items.map((t) => tokenView(t, t.creatorRole, now)), next_cursor }, 200);
   },
 );
 
@@ -73,10 +98,13 @@ tokenRoutes.openapi(
   async (c) => {
     const input = c.req.valid("json");
     const access = await projectAccess(c, input.project_id, { write: true });
-    atLeast(access, "admin");
+    atLeast(access, "owner");
     const now = Date.now();
     const expiresAt = input.expires_at ? Date.parse(input.expires_at) : now + DEFAULT_TOKEN_TTL_MS;
     if (expiresAt <= now) throw new AppError("invalid_body", { detail: "expires_at: must be in the future" });
+    if (expiresAt > now + MAX_TOKEN_TTL_MS) {
+      throw new AppError("invalid_body", { detail: "expires_at: at most 365 days from now" });
+    }
     const secret = newTokenSecret();
     const token = {
       id: newId("tok"),
@@ -84,11 +112,11 @@ tokenRoutes.openapi(
       name: input.name,
       tokenHash: await sha256Hex(secret),
       hint: secret.slice(-4),
-      createdBy: access.actor,
+      createdBy: ownerAddress(access),
+      scope: input.scope ?? "owner",
       expiresAt,
       revokedAt: null,
       lastUsedAt: null,
-      scope: "owner",
       createdAt: now,
     };
     const { db } = access;
@@ -99,10 +127,10 @@ tokenRoutes.openapi(
         actor: access.actor,
         eventType: "token.created",
         targetId: token.id,
-        detail: { name: token.name },
+        detail: { name: token.name, scope: token.scope, expires_at: isoMs(expiresAt) },
       }),
     ]);
-    return c.json({ ok: true as const, token: tokenView(token), secret }, 201);
+    return c.json({ ok: true as const, token: tokenView(token, "owner", now), secret }, 201);
   },
 );
 
@@ -110,7 +138,7 @@ tokenRoutes.openapi(
   createRoute({
     method: "patch",
     path: "/api/tokens/{id}",
-    summary: "Rename, revoke (revoked: true) or restore (revoked: false) a token",
+    summary: "Rename or restore (revoked: false) a token (owner); revoke it (revoked: true; admin or owner)",
     middleware: [routeLimit("tokens-update"), jsonBody],
     request: { params: IdParam(TokenId), body: jsonRequest(TokenPatch) },
     responses: {
@@ -120,8 +148,10 @@ tokenRoutes.openapi(
   }),
   async (c) => {
     const input = c.req.valid("json");
-    const { row, access } = await tokenAccess(c, c.req.valid("param").id);
     if (input.name === undefined && input.revoked === undefined) throw new AppError("no_fields_to_update");
+    // Only revoking takes power away; renaming and restoring need an owner.
+    const revokeOnly = input.name === undefined && input.revoked === true;
+    const { row, creatorRole, access } = await tokenAccess(c, c.req.valid("param").id, revokeOnly ? "admin" : "owner");
     const now = Date.now();
     if (input.revoked === false && row.revokedAt !== null && row.expiresAt <= now) {
       throw new AppError("expired_cannot_restore");
@@ -129,6 +159,9 @@ tokenRoutes.openapi(
     const changes: Partial<typeof apiTokens.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.revoked !== undefined) changes.revokedAt = input.revoked ? (row.revokedAt ?? now) : null;
+    // Restoring a token whose creator is no longer an owner adopts it: from now on it acts as the restorer.
+    const adopted = input.revoked === false && creatorRole !== "owner";
+    if (adopted) changes.createdBy = ownerAddress(access);
     const { db } = access;
     await db.batch([
       db.update(apiTokens).set(changes).where(eq(apiTokens.id, row.id)),
@@ -137,10 +170,11 @@ tokenRoutes.openapi(
         actor: access.actor,
         eventType: "token.updated",
         targetId: row.id,
-        detail: { ...input },
+        detail: adopted ? { ...input, created_by: { from: row.createdBy, to: changes.createdBy } } : { ...input },
       }),
     ]);
-    return c.json({ ok: true as const, token: tokenView({ ...row, ...changes }) }, 200);
+    const updated = { ...row, ...changes };
+    return c.json({ ok: true as const, token: tokenView(updated, adopted ? "owner" : creatorRole, now) }, 200);
   },
 );
 
@@ -148,13 +182,13 @@ tokenRoutes.openapi(
   createRoute({
     method: "delete",
     path: "/api/tokens/{id}",
-    summary: "Delete a token",
+    summary: "Delete a token (admin or owner)",
     middleware: [routeLimit("tokens-delete")],
     request: { params: IdParam(TokenId) },
     responses: { 200: json(okWith({ deleted: z.string() }), "Deleted"), ...errorResponses(...TOKEN_ERRORS) },
   }),
   async (c) => {
-    const { row, access } = await tokenAccess(c, c.req.valid("param").id);
+    const { row, access } = await tokenAccess(c, c.req.valid("param").id, "admin");
     const { db } = access;
     await db.batch([
       db.delete(apiTokens).where(eq(apiTokens.id, row.id)),

@@ -52,3 +52,14 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   }
   await next();
 };
+
+/**
+ * For routes whose body is optional: no body at all (no Content-Type, nothing sent) passes untouched; anything
+ * sent is held to the same rules as `jsonBody`.
+ */
+export const optionalJsonBody: MiddlewareHandler = async (c, next) => {
+  const declared = c.req.header("content-type") !== undefined;
+  const length = c.req.header("content-length");
+  if (!declared && (length === undefined || length === "0") && (await c.req.text()) === "") return next();
+  return jsonBody(c, next);
+};

@@ -265,6 +265,33 @@ describe("deliveries", () => {
     expect(done.body.reason).toBe("already_succeeded");
   });
 
+  it("manual retry needs no body (the spec's route): the project comes from the delivery; strangers get 404", async () => {
+    const { principal, owner, projectId } = await setup();
+    await endpoint(owner, projectId, `/fail/${crypto.randomUUID()}`);
+    await registerDelegation(owner, projectId, principal);
+    const [row] = await waitFor(async () => {
+      const r = await deliveries(owner, projectId);
+      return r[0]?.attempt_count === 1 && r[0].state === "pending" ? r : undefined;
+    });
+    const bare = await owner.fetch(`/api/webhooks/deliveries/${row?.id}/retry`, { method: "POST" });
+    expect(bare.status).toBe(200);
+    expect(((await bare.json()) as { delivery: Delivery }).delivery.attempt_count).toBe(2);
+    // A body that agrees is accepted too (the dashboard sends one); malformed JSON is still refused.
+    const agreeing = await owner.call("POST", `/api/webhooks/deliveries/${row?.id}/retry`, { project_id: projectId });
+    expect(agreeing.status).toBe(200);
+    const malformed = await owner.fetch(`/api/webhooks/deliveries/${row?.id}/retry`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
+    expect(((await malformed.json()) as { reason: string }).reason).toBe("malformed_json");
+    // Someone outside the project: 404 not_found, with or without a body.
+    const stranger = await signedIn();
+    const refused = await stranger.fetch(`/api/webhooks/deliveries/${row?.id}/retry`, { method: "POST" });
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { reason: string }).reason).toBe("not_found");
+  });
+
   it("FLT-04: a dispatcher whose alarm was lost is re-armed by the reconciler, and the due retry goes out", async () => {
     const { principal, owner, projectId } = await setup();
     const { endpoint: ep } = await endpoint(owner, projectId, `/fail/${crypto.randomUUID()}`);

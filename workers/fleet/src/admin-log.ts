@@ -1,8 +1,9 @@
 // The append-only admin log: one row per privilege-changing operation, written in the same batch as the change.
 import { type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../shared/db/client";
 import { adminLog } from "../../../shared/db/schema";
-import type { Actor } from "./access";
+import type { Access, Actor } from "./access";
 
 export const ADMIN_EVENTS = [
   "project.renamed",
@@ -70,4 +71,17 @@ export function logEntryIf(db: Db, entry: LogInput, applied: SQL) {
     .from(sql`(select 1)`)
     .where(applied);
   return db.insert(adminLog).select(row);
+}
+
+/**
+ * A privilege change and its log line in one batch (one transaction): the log can neither miss the change nor
+ * record one that failed. The line names the project and the caller of `access`.
+ */
+export function changeWithLog(
+  access: Pick<Access, "db" | "actor"> & { project: { id: string } },
+  change: BatchItem<"sqlite">,
+  entry: Omit<LogInput, "projectId" | "actor">,
+) {
+  const { db } = access;
+  return db.batch([change, logEntry(db, { ...entry, projectId: access.project.id, actor: access.actor })]);
 }

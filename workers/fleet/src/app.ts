@@ -20,7 +20,8 @@ import { pledgeRoutes } from "./routes/pledges";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
 import { tokenRoutes } from "./routes/tokens";
-import { webhookRoutes } from "./routes/webhooks";
+import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
+import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
 import { dispatchAfterWrite } from "./webhooks/after-write";
 
 export const app = new OpenAPIHono<FleetEnv>();
@@ -39,7 +40,8 @@ for (const group of [
   agentRoutes,
   pledgeRoutes,
   envelopeReadRoutes,
-  webhookRoutes,
+  webhookEndpointRoutes,
+  webhookDeliveryRoutes,
   billingRoutes,
   billingWebhookRoutes,
   cronRoutes,

@@ -10,7 +10,7 @@ import { errorResponses, json, jsonRequest } from "../../../../shared/http/opena
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { type Access, atLeast, projectAccess, type Role } from "../access";
 import { normalizeAddress } from "../addresses";
-import { logEntry, logEntryIf } from "../admin-log";
+import { changeWithLog, logEntryIf } from "../admin-log";
 import type { FleetEnv } from "../env";
 import { newId } from "../ids";
 import { routeLimit } from "../limits";
@@ -65,16 +65,11 @@ async function invite(c: Context<FleetEnv>, projectId: string, input: { address:
   const member = { id: newId("mem"), projectId, address, role: input.role, createdAt: now, updatedAt: now };
   const { db } = access;
   try {
-    await db.batch([
-      db.insert(members).values(member),
-      logEntry(db, {
-        projectId,
-        actor: access.actor,
-        eventType: "member.created",
-        targetId: member.id,
-        detail: { address, role: input.role },
-      }),
-    ]);
+    await changeWithLog(access, db.insert(members).values(member), {
+      eventType: "member.created",
+      targetId: member.id,
+      detail: { address, role: input.role },
+    });
   } catch (err) {
     if (String(err).includes("UNIQUE")) throw new AppError("already_a_member");
     throw err;

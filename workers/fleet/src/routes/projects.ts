@@ -8,7 +8,7 @@ import { errorResponses, json, jsonRequest } from "../../../../shared/http/opena
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { atLeast, projectAccess } from "../access";
 import { normalizeAddress } from "../addresses";
-import { logEntry } from "../admin-log";
+import { changeWithLog, logEntry } from "../admin-log";
 import { requireCaller } from "../caller";
 import type { FleetEnv } from "../env";
 import { newId } from "../ids";
@@ -148,16 +148,11 @@ projectRoutes.openapi(
     if (name === undefined) throw new AppError("no_fields_to_update");
     const { db, project } = access;
     const now = Date.now();
-    await db.batch([
-      db.update(projects).set({ name, updatedAt: now }).where(eq(projects.id, project.id)),
-      logEntry(db, {
-        projectId: project.id,
-        actor: access.actor,
-        eventType: "project.renamed",
-        targetId: project.id,
-        detail: { from: project.name, to: name },
-      }),
-    ]);
+    await changeWithLog(access, db.update(projects).set({ name, updatedAt: now }).where(eq(projects.id, project.id)), {
+      eventType: "project.renamed",
+      targetId: project.id,
+      detail: { from: project.name, to: name },
+    });
     return c.json({ ok: true as const, project: projectView({ ...project, name, updatedAt: now }) }, 200);
   },
 );
@@ -179,10 +174,11 @@ projectRoutes.openapi(
     atLeast(access, "owner");
     const { db, project } = access;
     const now = Date.now();
-    await db.batch([
+    await changeWithLog(
+      access,
       db.update(projects).set({ archivedAt: now, updatedAt: now }).where(eq(projects.id, project.id)),
-      logEntry(db, { projectId: project.id, actor: access.actor, eventType: "project.archived", targetId: project.id }),
-    ]);
+      { eventType: "project.archived", targetId: project.id },
+    );
     return c.json({ ok: true as const, project: projectView({ ...project, archivedAt: now, updatedAt: now }) }, 200);
   },
 );

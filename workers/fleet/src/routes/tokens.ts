@@ -12,7 +12,7 @@ import { errorResponses, json, jsonRequest } from "../../../../shared/http/opena
 import { DAY, isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { type Access, atLeast, projectAccess } from "../access";
-import { logEntry } from "../admin-log";
+import { changeWithLog } from "../admin-log";
 import type { FleetEnv } from "../env";
 import { newId, newTokenSecret } from "../ids";
 import { routeLimit } from "../limits";
@@ -119,17 +119,11 @@ tokenRoutes.openapi(
       lastUsedAt: null,
       createdAt: now,
     };
-    const { db } = access;
-    await db.batch([
-      db.insert(apiTokens).values(token),
-      logEntry(db, {
-        projectId: token.projectId,
-        actor: access.actor,
-        eventType: "token.created",
-        targetId: token.id,
-        detail: { name: token.name, scope: token.scope, expires_at: isoMs(expiresAt) },
-      }),
-    ]);
+    await changeWithLog(access, access.db.insert(apiTokens).values(token), {
+      eventType: "token.created",
+      targetId: token.id,
+      detail: { name: token.name, scope: token.scope, expires_at: isoMs(expiresAt) },
+    });
     return c.json({ ok: true as const, token: tokenView(token, "owner", now), secret }, 201);
   },
 );
@@ -162,17 +156,11 @@ tokenRoutes.openapi(
     // Restoring a token whose creator is no longer an owner adopts it: from now on it acts as the restorer.
     const adopted = input.revoked === false && creatorRole !== "owner";
     if (adopted) changes.createdBy = ownerAddress(access);
-    const { db } = access;
-    await db.batch([
-      db.update(apiTokens).set(changes).where(eq(apiTokens.id, row.id)),
-      logEntry(db, {
-        projectId: row.projectId,
-        actor: access.actor,
-        eventType: "token.updated",
-        targetId: row.id,
-        detail: adopted ? { ...input, created_by: { from: row.createdBy, to: changes.createdBy } } : { ...input },
-      }),
-    ]);
+    await changeWithLog(access, access.db.update(apiTokens).set(changes).where(eq(apiTokens.id, row.id)), {
+      eventType: "token.updated",
+      targetId: row.id,
+      detail: adopted ? { ...input, created_by: { from: row.createdBy, to: changes.createdBy } } : { ...input },
+    });
     const updated = { ...row, ...changes };
     return c.json({ ok: true as const, token: tokenView(updated, adopted ? "owner" : creatorRole, now) }, 200);
   },
@@ -189,17 +177,11 @@ tokenRoutes.openapi(
   }),
   async (c) => {
     const { row, access } = await tokenAccess(c, c.req.valid("param").id, "admin");
-    const { db } = access;
-    await db.batch([
-      db.delete(apiTokens).where(eq(apiTokens.id, row.id)),
-      logEntry(db, {
-        projectId: row.projectId,
-        actor: access.actor,
-        eventType: "token.deleted",
-        targetId: row.id,
-        detail: { name: row.name },
-      }),
-    ]);
+    await changeWithLog(access, access.db.delete(apiTokens).where(eq(apiTokens.id, row.id)), {
+      eventType: "token.deleted",
+      targetId: row.id,
+      detail: { name: row.name },
+    });
     return c.json({ ok: true as const, deleted: row.id }, 200);
   },
 );

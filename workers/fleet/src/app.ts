@@ -13,6 +13,7 @@ import { agentRoutes } from "./routes/agent-envelopes";
 import { auditRoutes } from "./routes/audit";
 import { billingRoutes } from "./routes/billing";
 import { billingWebhookRoutes } from "./routes/billing-webhooks";
+import { checkoutRoutes } from "./routes/checkout";
 import { cronRoutes } from "./routes/cron";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { memberRoutes } from "./routes/members";
@@ -43,6 +44,7 @@ for (const group of [
   webhookEndpointRoutes,
   webhookDeliveryRoutes,
   billingRoutes,
+  checkoutRoutes,
   billingWebhookRoutes,
   cronRoutes,
 ]) {

@@ -1,25 +1,22 @@
-// Billing (service-spec Billing, rule 12): the plan, its renewal or expiry and past payments (any member); card
-// checkout (Stripe Checkout Session), lightning checkout (BTCPay invoice) and the card customer portal (owners,
-// signed in: an API token cannot spend money or reach the payment methods). Enterprise is never self-serve.
+// Billing (service-spec Billing, rule 12): the plan, its renewal or expiry and past payments (any member), and the
+// card customer portal (owners, signed in: an API token cannot reach the payment methods). Checkout: checkout.ts.
 import { createRoute, z } from "@hono/zod-openapi";
 import { desc, eq } from "drizzle-orm";
-import type { Context } from "hono";
-import { btcpayConfig, createInvoice } from "../../../../shared/billing/btcpay";
-import { CHECKOUT_TIERS, planInForce, pricesFrom, TIERS } from "../../../../shared/billing/plans";
-import { createCheckoutSession, createPortalSession, stripeConfig } from "../../../../shared/billing/stripe";
+import { planInForce, TIERS } from "../../../../shared/billing/plans";
+import { createPortalSession, stripeConfig } from "../../../../shared/billing/stripe";
 import { billingAccounts, payments } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { type Access, atLeast, projectAccess } from "../access";
-import { logEntry } from "../admin-log";
+import { projectAccess } from "../access";
+import { cardCustomerOf, ownerSession, returnUrl } from "../billing/buyer";
 import type { FleetEnv } from "../env";
-import { newId } from "../ids";
 import { routeLimit } from "../limits";
 import { okWith, ProjectId } from "../schemas";
 
 export const billingRoutes = routeGroup<FleetEnv>();
+const PortalRequest = z.strictObject({ project_id: ProjectId }).openapi("PortalRequest");
 
 /** Payments shown by GET /api/billing, newest first. */
 export const PAYMENTS_SHOWN = 50;
@@ -47,44 +44,6 @@ const BillingSchema = z
     payments: z.array(PaymentSchema),
   })
   .openapi("Billing");
-
-const Checkout = z.strictObject({ project_id: ProjectId, tier: z.enum(CHECKOUT_TIERS) }).openapi("CheckoutRequest");
-const PortalRequest = z.strictObject({ project_id: ProjectId }).openapi("PortalRequest");
-const CHECKOUT_ERRORS = [
-  "invalid_body",
-  "unauthenticated",
-  "owner_required",
-  "not_found",
-  "tier_not_self_serve",
-  "checkout_not_configured",
-] as const;
-
-/** Buying and the portal: an owner, signed in (a bearer token acts as owner, but does not spend money). */
-async function ownerSession(c: Context<FleetEnv>, projectId: string): Promise<Access> {
-  const access = await projectAccess(c, projectId, { write: true });
-  atLeast(access, "owner");
-  if (access.caller.kind !== "session") {
-    throw new AppError("owner_required", { detail: "billing needs a signed-in owner; API tokens cannot buy" });
-  }
-  return access;
-}
-
-/** The project's card-processor customer, once a card checkout has completed. */
-async function cardCustomerOf(access: Access): Promise<string | null> {
-  const row = await access.db
-    .select({ customer: billingAccounts.cardCustomerId })
-    .from(billingAccounts)
-    .where(eq(billingAccounts.projectId, access.project.id))
-    .get();
-  return row?.customer ?? null;
-}
-
-/** Where the processor sends the buyer back: the dashboard's billing view (needs FLEET_ORIGIN). */
-function returnUrl(c: Context<FleetEnv>, projectId: string, outcome: string): string {
-  const origin = c.env.FLEET_ORIGIN;
-  if (!origin) throw new AppError("checkout_not_configured", { detail: "FLEET_ORIGIN is not set" });
-  return `${origin.replace(/\/+$/, "")}/dashboard/?project=${projectId}&billing=${outcome}`;
-}
 
 billingRoutes.openapi(
   createRoute({
@@ -129,129 +88,6 @@ billingRoutes.openapi(
       })),
     };
     return c.json({ ok: true as const, billing }, 200);
-  },
-);
-
-async function recordCheckout(
-  access: Access,
-  payment: { id: string; processor: "card" | "lightning"; ref: string; tier: string; amount: number; currency: string },
-) {
-  const { db, project } = access;
-  const now = Date.now();
-  await db.batch([
-    db.insert(payments).values({
-      id: payment.id,
-      projectId: project.id,
-      processor: payment.processor,
-      processorRef: payment.ref,
-      tier: payment.tier,
-      amount: payment.amount,
-      currency: payment.currency,
-      status: "pending",
-      createdBy: access.actor.id,
-      createdAt: now,
-      paidAt: null,
-      applyId: null,
-    }),
-    logEntry(db, {
-      projectId: project.id,
-      actor: access.actor,
-      eventType: "billing.checkout_created",
-      targetId: payment.id,
-      detail: { processor: payment.processor, tier: payment.tier, amount: payment.amount, currency: payment.currency },
-    }),
-  ]);
-}
-
-billingRoutes.openapi(
-  createRoute({
-    method: "post",
-    path: "/api/checkout/card",
-    summary: "Start a card checkout (a monthly subscription); answers the processor's hosted checkout URL",
-    middleware: [routeLimit("checkout-card"), jsonBody],
-    request: { body: jsonRequest(Checkout) },
-    responses: {
-      200: json(okWith({ url: z.string(), payment_id: z.string() }), "Go to url to pay"),
-      ...errorResponses(
-        ...CHECKOUT_ERRORS,
-        "card_processor_not_configured",
-        "card_processor_error",
-        "card_processor_no_url",
-      ),
-    },
-  }),
-  async (c) => {
-    const { project_id, tier } = c.req.valid("json");
-    const access = await ownerSession(c, project_id);
-    if (tier === "enterprise") throw new AppError("tier_not_self_serve");
-    const config = stripeConfig(c.env);
-    const successUrl = returnUrl(c, project_id, "paid");
-    const customerId = await cardCustomerOf(access);
-    const paymentId = newId("pay");
-    const amount = pricesFrom(c.env).proUsdCents;
-    const session = await createCheckoutSession(config, {
-      paymentId,
-      projectId: project_id,
-      tier,
-      productName: `Pro plan — ${access.project.name}`,
-      unitAmountCents: amount,
-      customerId,
-      successUrl,
-      cancelUrl: returnUrl(c, project_id, "cancelled"),
-    });
-    if (!session.id) throw new AppError("card_processor_error", { detail: "the checkout session has no id" });
-    await recordCheckout(access, { id: paymentId, processor: "card", ref: session.id, tier, amount, currency: "usd" });
-    return c.json({ ok: true as const, url: session.url, payment_id: paymentId }, 200);
-  },
-);
-
-billingRoutes.openapi(
-  createRoute({
-    method: "post",
-    path: "/api/checkout/lightning",
-    summary: "Start a lightning checkout (30 days, priced in sats); answers the invoice's checkout link",
-    middleware: [routeLimit("checkout-lightning"), jsonBody],
-    request: { body: jsonRequest(Checkout) },
-    responses: {
-      200: json(
-        okWith({ url: z.string(), payment_id: z.string(), invoice_id: z.string(), amount_sats: z.number().int() }),
-        "Go to url to pay",
-      ),
-      ...errorResponses(
-        ...CHECKOUT_ERRORS,
-        "lightning_processor_not_configured",
-        "lightning_processor_error",
-        "lightning_processor_fetch_error",
-      ),
-    },
-  }),
-  async (c) => {
-    const { project_id, tier } = c.req.valid("json");
-    const access = await ownerSession(c, project_id);
-    if (tier === "enterprise") throw new AppError("tier_not_self_serve");
-    const config = btcpayConfig(c.env);
-    const redirectUrl = returnUrl(c, project_id, "paid");
-    const paymentId = newId("pay");
-    const amountSats = pricesFrom(c.env).proSats;
-    const invoice = await createInvoice(config, { paymentId, projectId: project_id, tier, amountSats, redirectUrl });
-    await recordCheckout(access, {
-      id: paymentId,
-      processor: "lightning",
-      ref: invoice.id,
-      tier,
-      amount: amountSats,
-      currency: "sats",
-    });
-    return c.json(
-      {
-        ok: true as const,
-        url: invoice.checkoutLink,
-        payment_id: paymentId,
-        invoice_id: invoice.id,
-        amount_sats: amountSats,
-      },
-      200,
-    );
   },
 );
 

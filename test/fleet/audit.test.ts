@@ -6,6 +6,7 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { base64urlnopad } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { type AuditFormat, manifestBytes, splitBundle } from "../../shared/audit/bundle-format";
+import { nextPageRows, PAGE_BYTES, PAGE_ROWS } from "../../workers/fleet/src/registry/export-stream";
 import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
 
 /** Seeds stored envelope rows as registration writes them (the bodies are opaque bytes here). */
@@ -125,6 +126,25 @@ describe("audit export", () => {
     const checked = await verifyTrailer(text, "ndjson");
     expect(checked.trailer.manifest.total).toBe(1000);
     expect(checked.digestOk && checked.signatureOk).toBe(true);
+  });
+
+  it("an empty project still gives a well-formed, signed bundle in every format", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    for (const format of ["ndjson", "json", "csv"] as const) {
+      const text = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=${format}`)).text();
+      const checked = await verifyTrailer(text, format);
+      expect(checked.trailer.manifest.total, format).toBe(0);
+      expect(checked.digestOk && checked.signatureOk, format).toBe(true);
+    }
+    const json = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=json`)).text();
+    expect(JSON.parse(json).envelopes).toEqual([]);
+  });
+
+  it("sizes pages by bytes: many small rows per query, few large ones, always within bounds", () => {
+    expect(nextPageRows(0, 0)).toBe(PAGE_ROWS.first);
+    expect(nextPageRows(200, 200 * 100)).toBe(PAGE_ROWS.max); // 100-byte rows
+    expect(nextPageRows(200, 200 * 4_000)).toBe(Math.floor(PAGE_BYTES / 4_000)); // 4 KB rows
+    expect(nextPageRows(20, 20 * 60_000)).toBe(PAGE_ROWS.min); // near the body limit
   });
 
   it("is visible only to the project's members; another tenant gets 404", async () => {

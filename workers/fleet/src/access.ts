@@ -6,9 +6,8 @@ import type { Context } from "hono";
 import { type Db, orm } from "../../../shared/db/client";
 import { members, projects } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
-import type { Caller } from "./caller";
 import { requireCaller } from "./caller";
-import type { FleetEnv } from "./env";
+import type { Caller, FleetEnv } from "./env";
 import { takeProjectToken } from "./limits";
 import { ROLES, type Role, scopeRole } from "./roles";
 

@@ -10,14 +10,9 @@ import { type PublicJwk, parsePreviousKeys, sessionKeysOf } from "../../../share
 import { orm } from "../../../shared/db/client";
 import { accounts, apiTokens, members } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
-import type { FleetBindings, FleetEnv } from "./env";
+import type { Caller, FleetBindings, FleetEnv } from "./env";
 import { TOKEN_SECRET } from "./ids";
-import { storedScope, type TokenScope } from "./roles";
-
-export type Caller =
-  /** `address` is the token's creator, an owner of the project at this moment. */
-  | { kind: "token"; tokenId: string; projectId: string; address: string; scope: TokenScope }
-  | { kind: "session"; accountId: string; address: string | null };
+import { storedScope } from "./roles";
 
 /** `last_used_at` is written at most this often per token, after the answer (never on the request path). */
 export const LAST_USED_RESOLUTION_MS = 60_000;

@@ -2,10 +2,16 @@
 import type { BtcpayEnv } from "../../../shared/billing/btcpay";
 import type { StripeEnv } from "../../../shared/billing/stripe";
 import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
-import type { Caller } from "./caller";
-import type { WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
+import type { DispatcherBindings, WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
+import type { TokenScope } from "./roles";
 
-export interface FleetBindings extends StripeEnv, BtcpayEnv {
+/** Who is calling (caller.ts resolves it once per request). */
+export type Caller =
+  /** `address` is the token's creator, an owner of the project at this moment. */
+  | { kind: "token"; tokenId: string; projectId: string; address: string; scope: TokenScope }
+  | { kind: "session"; accountId: string; address: string | null };
+
+export interface FleetBindings extends StripeEnv, BtcpayEnv, DispatcherBindings {
   DB: D1Database;
   KV: KVNamespace;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;

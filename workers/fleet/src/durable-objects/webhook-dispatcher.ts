@@ -6,14 +6,20 @@ import { DurableObject } from "cloudflare:workers";
 import { and, asc, eq, inArray, lte, min } from "drizzle-orm";
 import { orm } from "../../../../shared/db/client";
 import { webhookDeliveries, webhookEndpoints } from "../../../../shared/db/schema";
-import type { FleetBindings } from "../env";
 import { type AttemptResult, attempt, type DeliveryContext } from "../webhooks/deliver";
 
 /** Deliveries sent per alarm (Workers allow 6 simultaneous connections per invocation). */
 export const DELIVERIES_PER_ALARM = 5;
 const ENDPOINT_KEY = "endpoint";
 
-export class WebhookDispatcher extends DurableObject<FleetBindings> {
+/** What a dispatcher reads of the fleet's bindings (the fleet's FleetBindings extends it). */
+export interface DispatcherBindings {
+  DB: D1Database;
+  WEBHOOK_MASTER_KEY?: string;
+  WEBHOOK_ALLOW_LOOPBACK?: string;
+}
+
+export class WebhookDispatcher extends DurableObject<DispatcherBindings> {
   private context(): DeliveryContext {
     return {
       db: orm(this.env.DB),

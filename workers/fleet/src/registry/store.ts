@@ -5,7 +5,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes, members, outbox } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
-import type { Caller } from "../caller";
+import type { Caller } from "../env";
 import { newId } from "../ids";
 
 export type EnvelopeRow = typeof envelopes.$inferSelect;

@@ -1,41 +1,9 @@
 // The edge's error rendering, registered once per worker: AppError → the spec envelope, unknown path → 404,
 // known path with another method → 405 with Allow, anything unexpected → 500 without internals.
-import type { Context, Env, Hono, NotFoundHandler } from "hono";
+import type { Context, Env, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { methodNotAllowed } from "hono/method-not-allowed";
 import { AppError, errorResponse, type Reason } from "../errors";
-
-function pathPattern(path: string): RegExp {
-  const source = path
-    .split("/")
-    .map((segment) => {
-      if (segment === "*") return ".*";
-      if (segment.startsWith(":")) return "[^/]+";
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    })
-    .join("/");
-  return new RegExp(`^${source}/?$`);
-}
-
-/** The methods registered for a path (middleware registered for ALL methods does not count). */
-export function allowedMethods(routes: readonly { path: string; method: string }[], path: string): string[] {
-  const methods = new Set<string>();
-  for (const route of routes) {
-    if (route.method === "ALL" || route.path.endsWith("*")) continue;
-    if (pathPattern(route.path).test(path)) methods.add(route.method);
-  }
-  if (methods.has("GET")) methods.add("HEAD");
-  return [...methods].sort();
-}
-
-export function notFoundOrMethodNotAllowed<E extends Env>(app: Hono<E>): NotFoundHandler<E> {
-  return (c) => {
-    const allow = allowedMethods(app.routes, c.req.path);
-    if (allow.length > 0 && !allow.includes(c.req.method)) {
-      return errorResponse(new AppError("method_not_allowed", { headers: { Allow: allow.join(", ") } }));
-    }
-    return errorResponse(new AppError("not_found"));
-  };
-}
 
 const HTTP_EXCEPTION_REASON: Record<number, Reason> = {
   400: "bad_request",
@@ -54,8 +22,18 @@ export function renderError(err: Error, c: Context): Response {
   return errorResponse(new AppError("internal_error"));
 }
 
-/** Registers onError and notFound on a worker's root app, once. */
+/**
+ * Registers onError and notFound on a worker's root app, once, and Hono's method-not-allowed middleware, which
+ * reads the app's own router: a known path with another method is 405 with `Allow`, in the spec's envelope.
+ */
 export function installErrorHandling<E extends Env>(app: Hono<E>): void {
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (_c, methods) =>
+        errorResponse(new AppError("method_not_allowed", { headers: { Allow: methods.join(", ") } })),
+    }),
+  );
   app.onError(renderError);
-  app.notFound(notFoundOrMethodNotAllowed(app));
+  app.notFound(() => errorResponse(new AppError("not_found")));
 }

@@ -9,18 +9,29 @@ import { startBtcpay } from "../test/harness/btcpay-server.mjs";
 import { startEsplora } from "../test/harness/esplora-server.mjs";
 import { startRelay } from "../test/harness/nostr-relay.mjs";
 import { startStripe } from "../test/harness/stripe-server.mjs";
+import { listening, parseCli } from "./lib/cli.mjs";
 
+const USAGE = `Local upstreams for the walk-throughs: an Esplora chain API (:3002), a nostr relay (:7777), a Stripe-compatible
+card processor (:3003) and a BTCPay-compatible lightning processor (:3004). Prints the env line to start the
+workers against them. Ports: ESPLORA_PORT, RELAY_PORT, STRIPE_PORT, BTCPAY_PORT; FLEET_URL for the webhooks.
+
+  npm run fakes`;
+
+parseCli(USAGE);
 const fleet = process.env.FLEET_URL ?? "http://localhost:8788";
-const esplora = await startEsplora({ port: Number(process.env.ESPLORA_PORT ?? 3002) });
-const relay = await startRelay({ port: Number(process.env.RELAY_PORT ?? 7777) });
-const stripe = await startStripe({
-  port: Number(process.env.STRIPE_PORT ?? 3003),
-  webhookUrl: `${fleet}/api/billing/webhooks/stripe`,
-});
-const btcpay = await startBtcpay({
-  port: Number(process.env.BTCPAY_PORT ?? 3004),
-  webhookUrl: `${fleet}/api/billing/webhooks/btcpay`,
-});
+const port = (name, fallback) => Number(process.env[name] ?? fallback);
+const esplora = await listening("the Esplora fake", port("ESPLORA_PORT", 3002), () =>
+  startEsplora({ port: port("ESPLORA_PORT", 3002) }),
+);
+const relay = await listening("the relay", port("RELAY_PORT", 7777), () =>
+  startRelay({ port: port("RELAY_PORT", 7777) }),
+);
+const stripe = await listening("the card processor", port("STRIPE_PORT", 3003), () =>
+  startStripe({ port: port("STRIPE_PORT", 3003), webhookUrl: `${fleet}/api/billing/webhooks/stripe` }),
+);
+const btcpay = await listening("the lightning processor", port("BTCPAY_PORT", 3004), () =>
+  startBtcpay({ port: port("BTCPAY_PORT", 3004), webhookUrl: `${fleet}/api/billing/webhooks/btcpay` }),
+);
 console.log(`Esplora API       ${esplora.url}   (tip height ${esplora.state.tip.height})`);
 console.log(`nostr relay       ${relay.url}`);
 console.log(`card processor    ${stripe.url}   (Stripe API subset; webhooks to ${fleet})`);

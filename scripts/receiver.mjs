@@ -1,17 +1,23 @@
 // A local webhook receiver for the README walk-through (the one the tests use): /ok/<name> answers 200,
 // /fail/<name> 500, /hang/<name> after 9 s. Give it the endpoint's secret and it verifies every delivery with the
-// stock libraries: npm run receiver -- [--port 8790] [--secret whsec_… --path /ok/demo]
-import { parseArgs } from "node:util";
+// stock libraries.
 import { startReceiver } from "../test/harness/webhook-receiver.mjs";
+import { listening, parseCli } from "./lib/cli.mjs";
 
-const { values } = parseArgs({
+const USAGE = `A local webhook receiver: /ok/<name> answers 200, /fail/<name> 500, /hang/<name> after 9 s.
+
+  npm run receiver -- [--port 8790] [--secret whsec_… --path /ok/demo]
+
+With --secret it verifies every delivery to --path with the stock libraries. Ctrl-C stops it.`;
+
+const { values } = parseCli(USAGE, {
   options: {
     port: { type: "string", default: "8790" },
     secret: { type: "string" },
     path: { type: "string", default: "/ok/demo" },
   },
 });
-const receiver = await startReceiver({ port: Number(values.port) });
+const receiver = await listening("the receiver", values.port, () => startReceiver({ port: Number(values.port) }));
 if (values.secret) {
   await fetch(`${receiver.url}/__admin/secret`, {
     method: "PUT",

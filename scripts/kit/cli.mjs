@@ -1,13 +1,14 @@
 // The `oc` command line (issue 8, part 2) over the kit (shared/kit): keys, every OC Agent / OC Pledge envelope
 // built and signed from WIF keys and printed as JSON (stdout), optionally registered with a fleet, and offline
 // audit-bundle verification. Every envelope field has a flag so a run can be reproduced exactly.
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadKit } from "./load.mjs";
 
 export const USAGE = `oc — OrangeCheck-compatible envelope kit
 
-  oc key new [--type p2wpkh|p2tr|p2pkh] [--network mainnet|testnet]
+  oc key new [--type p2wpkh|p2tr|p2pkh] [--network mainnet|testnet] [--out .oc/agent.json]
   oc key show --wif <WIF> [--type …]
   oc delegate    --wif <principal WIF> (--agent <address> | --agent-wif <WIF>) --scope <scope> [--scope …]
                  [--hours 24 | --expires-at <ISO>] [--issued-at <ISO>] [--nonce <hex>]
@@ -83,6 +84,7 @@ const OPTIONS = {
   jwks: { type: "string", default: "http://localhost:8787/.well-known/jwks.json" },
   format: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
+  out: { type: "string" },
 };
 
 class UsageError extends Error {}
@@ -237,6 +239,14 @@ async function readJwks(source) {
   return JSON.parse(readFileSync(source, "utf8"));
 }
 
+/** "fetch failed" says nothing: name the host that could not be reached and what to do. */
+function networkHint(err, command, values) {
+  const code = err?.cause?.code;
+  if (err?.message !== "fetch failed" || !code) return undefined;
+  const host = command === "bundle" ? values.jwks : (values.fleet ?? process.env.OC_FLEET ?? "http://localhost:8788");
+  return `could not reach ${host} (${code}); is the stack running (npm start)? or pass --fleet / --jwks`;
+}
+
 /** Runs one command; returns the exit code. `io` collects output (tests), default stdout/stderr. */
 export async function main(argv, io = { out: (s) => console.log(s), err: (s) => console.error(s) }) {
   let parsed;
@@ -257,7 +267,22 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
     if (command === "key") {
       if (sub === "new") {
         const key = kit.newKey(values.type, values.network);
-        io.out(JSON.stringify({ wif: key.wif, address: key.address, type: key.type, network: key.network }, null, 2));
+        const json = JSON.stringify(
+          { wif: key.wif, address: key.address, type: key.type, network: key.network },
+          null,
+          2,
+        );
+        if (!values.out) {
+          io.out(json);
+          return 0;
+        }
+        // A key file is a secret: readable by its owner only, in a folder the repository ignores (.oc/).
+        mkdirSync(path.dirname(values.out), { recursive: true });
+        writeFileSync(values.out, `${json}\n`, { mode: 0o600 });
+        chmodSync(values.out, 0o600);
+        io.out(
+          JSON.stringify({ address: key.address, type: key.type, network: key.network, file: values.out }, null, 2),
+        );
         return 0;
       }
       if (sub === "show") {
@@ -270,7 +295,7 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
     if (command === "register") {
       const file = sub ?? "-";
       const envelope = JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
-      return register(kit, envelope, values, io);
+      return await register(kit, envelope, values, io);
     }
     if (command === "bundle") {
       if (sub !== "verify" || !rest[0]) throw new UsageError("oc bundle verify <file> [--jwks <url or file>]");
@@ -289,13 +314,13 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
     const built = await build(kit, command, values);
     if (!built) throw new UsageError(`unknown command ${command}`);
     io.out(JSON.stringify(built.envelope, null, 2));
-    return values.register ? register(kit, built.envelope, values, io) : 0;
+    return values.register ? await register(kit, built.envelope, values, io) : 0;
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`${err.message}\n\n${USAGE}`);
       return 2;
     }
-    io.err(`oc ${command}: ${err.message}`);
+    io.err(`oc ${command}: ${networkHint(err, command, values) ?? err.message}`);
     return 1;
   }
 }

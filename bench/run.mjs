@@ -197,7 +197,8 @@ mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, text);
 // The committed results are Markdown the project's formatter keeps aligned (npm test lints them); a quick run's
 // file is outside the linted tree, where the formatter refuses to work.
-if (full) execFileSync(path.join(ROOT, "node_modules", ".bin", "biome"), ["format", "--write", out], { stdio: "ignore" });
+if (full)
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "biome"), ["format", "--write", out], { stdio: "ignore" });
 log(`wrote ${path.relative(ROOT, out)} (${minutes} min)`);
 console.log(text);
 process.exit(0);

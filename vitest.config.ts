@@ -106,7 +106,8 @@ export default defineConfig(async () => {
     scriptPath: path.join(root, ".build/aux/verify/index.js"),
     modulesRoot: path.join(root, ".build/aux/verify"),
     compatibilityDate: COMPATIBILITY_DATE,
-    durableObjects: { RATE_LIMITER: "RateLimiter" },
+    // SQLite-backed, as in wrangler.toml: the limiter keeps its bucket in the synchronous SQLite KV.
+    durableObjects: { RATE_LIMITER: { className: "RateLimiter", useSQLite: true } },
   };
   return {
     test: {

@@ -1,12 +1,13 @@
-// Per-IP, per-route rate limiting at the edge: asks the bucket's Durable Object, answers 429 `rate_limited` with
-// Retry-After, and sets the IETF RateLimit headers on every answer. When the limiter itself fails, auth routes
-// fail closed (refuse) and read routes fail open (serve): a broken limiter must not open a brute-force window,
-// nor take the public read API down.
+// Per-IP, per-route rate limiting at the edge: spends tokens leased from the bucket's Durable Object (lease.ts),
+// answers 429 `rate_limited` with Retry-After, and sets the IETF RateLimit headers on every answer. When the limiter
+// itself fails, auth routes fail closed (refuse) and read routes fail open (serve): a broken limiter must not open a
+// brute-force window, nor take the public read API down.
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../errors";
 import { clientIpKey } from "../http/client-ip";
+import { type Admission, LEASE_WANT, LeaseBook } from "./lease";
 import type { RateLimiter } from "./rate-limiter";
-import type { BucketDecision, BucketRule } from "./token-bucket";
+import type { BucketRule } from "./token-bucket";
 
 export interface RateLimitOptions {
   /** Bucket name: the route it guards. */
@@ -17,7 +18,26 @@ export interface RateLimitOptions {
 
 type LimiterEnv = { Bindings: { RATE_LIMITER: DurableObjectNamespace<RateLimiter> } };
 
-function headers(rule: BucketRule, decision: BucketDecision): Record<string, string> {
+/** This isolate's leases, made on first use: one book for every bucket the isolate limits. */
+let book: LeaseBook | undefined;
+/** Lease calls in flight, by bucket: concurrent requests of one bucket wait for one call instead of each making one. */
+const inFlight = new Map<string, Promise<void>>();
+
+function leaseOnce(ns: DurableObjectNamespace<RateLimiter>, leases: LeaseBook, key: string, rule: BucketRule) {
+  let call = inFlight.get(key);
+  if (!call) {
+    const giveBack = leases.release(key);
+    call = ns
+      .get(ns.idFromName(key))
+      .lease(rule, LEASE_WANT, giveBack)
+      .then((granted) => leases.record(key, granted, Date.now()))
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, call);
+  }
+  return call;
+}
+
+function headers(rule: BucketRule, decision: Pick<Admission, "remaining" | "resetMs">): Record<string, string> {
   const windowSeconds = Math.round(rule.windowMs / 1000);
   return {
     "RateLimit-Policy": `${rule.capacity};w=${windowSeconds}`,
@@ -26,22 +46,28 @@ function headers(rule: BucketRule, decision: BucketDecision): Record<string, str
 }
 
 /**
- * One token from the bucket named `key`. Denied: 429 rate_limited with Retry-After and RateLimit headers. When the
- * limiter itself fails: 429 when `failClosed`, otherwise undefined (the request goes on unlimited).
+ * One token from the bucket named `key`, from this isolate's lease when it holds one, else from a new lease (one
+ * Durable Object call). Denied: 429 rate_limited with Retry-After and RateLimit headers. When the limiter itself
+ * fails: 429 when `failClosed`, otherwise undefined (the request goes on unlimited).
  */
 export async function takeNamed(
   ns: DurableObjectNamespace<RateLimiter>,
   key: string,
   rule: BucketRule,
   failClosed = true,
-): Promise<BucketDecision | undefined> {
-  let decision: BucketDecision;
-  try {
-    decision = await ns.get(ns.idFromName(key)).take(rule);
-  } catch (err) {
-    console.error("rate limiter unavailable", { bucket: key.split("|")[0], error: String(err) });
-    if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
-    return undefined;
+): Promise<Admission | undefined> {
+  book ??= new LeaseBook();
+  let decision = book.take(key, Date.now());
+  // Each lease either leaves tokens here or records the bucket's refusal, so this ends.
+  while (!decision) {
+    try {
+      await leaseOnce(ns, book, key, rule);
+    } catch (err) {
+      console.error("rate limiter unavailable", { bucket: key.split("|")[0], error: String(err) });
+      if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
+      return undefined;
+    }
+    decision = book.take(key, Date.now());
   }
   if (!decision.allowed) {
     throw new AppError("rate_limited", {

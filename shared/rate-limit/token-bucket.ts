@@ -35,3 +35,50 @@ export function takeToken(rule: BucketRule, previous: BucketState | undefined, n
     resetMs: Math.ceil((rule.capacity - tokens) / perMs),
   };
 }
+
+export interface LeaseDecision {
+  /** Tokens taken from the bucket for the caller to spend (0: refused). */
+  granted: number;
+  state: BucketState;
+  /** Whole tokens left in the bucket after the grant. */
+  remaining: number;
+  retryAfterMs: number;
+  resetMs: number;
+}
+
+/**
+ * How many tokens one lease takes: a large share while the bucket is more than half full, a small one near empty,
+ * so one isolate never holds what the others need (and never more than it asked for). At least one when any is left.
+ */
+export function leaseShare(available: number, capacity: number, want: number): number {
+  const whole = Math.floor(available);
+  if (whole < 1) return 0;
+  const share = available > capacity / 2 ? Math.floor((whole * 3) / 4) : Math.floor(whole / 4);
+  return Math.max(1, Math.min(want, share));
+}
+
+/**
+ * A lease: unspent tokens of an earlier lease come back first (never above capacity), then a share is taken.
+ * Tokens are taken when leased, so however they are spent, no more pass than the rule allows.
+ */
+export function leaseTokens(
+  rule: BucketRule,
+  previous: BucketState | undefined,
+  now: number,
+  want: number,
+  giveBack: number,
+): LeaseDecision {
+  const perMs = rule.capacity / rule.windowMs;
+  const elapsed = previous ? Math.max(0, now - previous.updatedAt) : rule.windowMs;
+  const refilled = (previous?.tokens ?? rule.capacity) + elapsed * perMs + Math.max(0, Math.floor(giveBack));
+  const available = Math.min(rule.capacity, refilled);
+  const granted = leaseShare(available, rule.capacity, want);
+  const tokens = available - granted;
+  return {
+    granted,
+    state: { tokens, updatedAt: now },
+    remaining: Math.floor(tokens),
+    retryAfterMs: granted > 0 ? 0 : Math.ceil((1 - tokens) / perMs),
+    resetMs: Math.ceil((rule.capacity - tokens) / perMs),
+  };
+}

@@ -9,7 +9,7 @@ import { AUTH_RULE, READ_RULE } from "../../shared/rate-limit/rules";
 const brokenNamespace = {
   idFromName: () => ({}),
   get: () => ({
-    take: () => Promise.reject(Object.assign(new Error("Durable Object is overloaded"), { overloaded: true })),
+    lease: () => Promise.reject(Object.assign(new Error("Durable Object is overloaded"), { overloaded: true })),
   }),
 };
 

@@ -3,6 +3,7 @@ import { SELF } from "cloudflare:test";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { attestationId } from "../../shared/attest";
+import { checkCacheKey } from "../../workers/verify/src/check-cache";
 import { attestationEvent } from "../harness/nostr-event.mjs";
 import { fixture, fund, publishAttestation } from "../helpers/attestations";
 import { esploraMode, publish, relayMode, utxoHits } from "../helpers/fakes";
@@ -163,6 +164,19 @@ describe("GET /api/check", () => {
     const third = await get(path);
     expect(third.headers.get("x-cache")).toBeNull();
     expect(await utxoHits(a.address)).toBe(hits + 1);
+  });
+
+  it("a repeated question is answered from the isolate's own copy, without the Cache API", async () => {
+    const a = fixture("p2tr");
+    await publishAttestation(a);
+    await fund(a.address, 70_000, 12);
+    const path = `/api/check?addr=${a.address}&min_sats=2`;
+    const first = await get(path);
+    expect(await caches.default.delete(checkCacheKey(`http://localhost${path}`))).toBe(true);
+    const second = await get(path);
+    expect(second.headers.get("x-cache")).toBe("HIT");
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get("cache-control")).toBe("public, max-age=60");
   });
 
   it("never caches an upstream failure as an answer", async () => {

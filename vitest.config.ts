@@ -56,6 +56,8 @@ export default defineConfig(async () => {
     AUTH_SIGNING_KEY: JSON.stringify(signingKey),
     AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),
     PUBLISHED_KEYS: JSON.stringify([fleetPublic]),
+    // An issuer that announces RFC 9207 (test/auth/oauth-issuer.test.ts points the generic provider at it).
+    TEST_OIDC_RFC9207_ISSUER: oidc.rfc9207Issuer,
   };
   // The verify worker's upstreams, speaking the real protocols on loopback: one Esplora API, two nostr relays.
   const esplora = await startEsplora({ unref: true });

@@ -42,6 +42,8 @@ export default defineConfig(async () => {
     GITHUB_AUTHORIZE_URL: `${oidc.issuer}/authorize`,
     GITHUB_TOKEN_URL: `${oidc.issuer}/token`,
     GITHUB_USER_URL: `${oidc.issuer}/userinfo`,
+    // The local server also answers GitHub's token request with an id_token, which must then name GitHub's issuer.
+    GITHUB_ISSUER: oidc.issuer,
     EMAIL_CODE_KEY: "test-email-code-key-0123456789abcdef",
     MAIL_API_URL: mail.url,
     MAIL_API_KEY: mail.apiKey,

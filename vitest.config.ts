@@ -42,6 +42,8 @@ export default defineConfig(async () => {
     GITHUB_AUTHORIZE_URL: `${oidc.issuer}/authorize`,
     GITHUB_TOKEN_URL: `${oidc.issuer}/token`,
     GITHUB_USER_URL: `${oidc.issuer}/userinfo`,
+    // The local server also answers GitHub's token request with an id_token, which must then name GitHub's issuer.
+    GITHUB_ISSUER: oidc.issuer,
     EMAIL_CODE_KEY: "test-email-code-key-0123456789abcdef",
     MAIL_API_URL: mail.url,
     MAIL_API_KEY: mail.apiKey,
@@ -56,6 +58,8 @@ export default defineConfig(async () => {
     AUTH_SIGNING_KEY: JSON.stringify(signingKey),
     AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),
     PUBLISHED_KEYS: JSON.stringify([fleetPublic]),
+    // An issuer that announces RFC 9207 (test/auth/oauth-issuer.test.ts points the generic provider at it).
+    TEST_OIDC_RFC9207_ISSUER: oidc.rfc9207Issuer,
   };
   // The verify worker's upstreams, speaking the real protocols on loopback: one Esplora API, two nostr relays.
   const esplora = await startEsplora({ unref: true });

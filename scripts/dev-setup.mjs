@@ -44,6 +44,7 @@ export const PASS_THROUGH = [
   "GITHUB_AUTHORIZE_URL",
   "GITHUB_TOKEN_URL",
   "GITHUB_USER_URL",
+  "GITHUB_ISSUER",
 ];
 
 const HEADER = "# Local dev secrets, generated on first start; never commit. Edit above the marker line.";

@@ -6,6 +6,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends AuthBindings {
       TEST_MIGRATIONS: D1Migration[];
+      /** auth project: the local issuer whose metadata announces RFC 9207 (test/harness/oidc-server.mjs). */
+      TEST_OIDC_RFC9207_ISSUER?: string;
       /** verify project: the loopback Esplora API and relays (vitest.config.ts). */
       TEST_FAKES?: string;
       /** verify project: attestations signed by bip322-js in Node for each address type. */

@@ -31,11 +31,8 @@ describe("configuredProviders", () => {
       ["oidc", "Example SSO", "oidc", "oidc:https://sso.example.org/realms/main"],
     ]);
     expect(providers[0]).toMatchObject({ ...GITHUB_DEFAULTS, clientId: "gh", clientSecret: "gh-secret" });
-    expect(providers[1]).toMatchObject({
-      issuer: GOOGLE_DEFAULT_ISSUER,
-      acceptedIssuers: [GOOGLE_DEFAULT_ISSUER, "accounts.google.com"],
-    });
-    expect(providers[2]).toMatchObject({ issuer: all.OIDC_ISSUER, acceptedIssuers: [all.OIDC_ISSUER] });
+    expect(providers[1]).toMatchObject({ issuer: GOOGLE_DEFAULT_ISSUER });
+    expect(providers[2]).toMatchObject({ issuer: all.OIDC_ISSUER });
   });
 
   it("leaves out a provider missing its client id or its secret", () => {
@@ -62,8 +59,19 @@ describe("configuredProviders", () => {
       authorizeUrl: "http://127.0.0.1:9/authorize",
       userUrl: "http://127.0.0.1:9/userinfo",
     });
-    expect(google).toMatchObject({ issuer: "http://127.0.0.1:9", acceptedIssuers: ["http://127.0.0.1:9"] });
+    expect(google).toMatchObject({ issuer: "http://127.0.0.1:9" });
     expect(oidc?.label).toBe("sso.example.org");
+  });
+
+  it("offers a provider only over https, or plain http to a loopback test server", () => {
+    const ids = (env: Record<string, string>) => configuredProviders(env).map((p) => p.id);
+    expect(ids({ ...all, OIDC_ISSUER: "http://sso.example.org" })).toEqual(["github", "google"]);
+    expect(ids({ ...all, GOOGLE_ISSUER: "ftp://accounts.example" })).toEqual(["github", "oidc"]);
+    expect(ids({ ...all, GITHUB_TOKEN_URL: "http://github.example/token" })).toEqual(["google", "oidc"]);
+    for (const host of ["127.0.0.1:9", "localhost:9", "[::1]:9"]) {
+      expect(ids({ ...all, OIDC_ISSUER: `http://${host}` })).toEqual(["github", "google", "oidc"]);
+    }
+    expect(ids({ ...all, OIDC_ISSUER: "http://127.0.0.1.example.com" })).toEqual(["github", "google"]);
   });
 
   it("finds configured providers by id only", () => {

@@ -1,30 +1,47 @@
-// GitHub sign-in: the token endpoint (asked for JSON: its default is form-encoded), then the user endpoint.
-// The subject is the numeric user id (stable across renames); a generic server's `sub` stands in for it locally.
+// GitHub sign-in after the code exchange: the user endpoint (GitHub issues no id_token). The subject is the numeric
+// user id (stable across renames); a generic server's `sub` stands in for it locally. Hand-written where GitHub
+// departs from RFC 6749: a refused code comes back as 200 with `{error}`, and its API wants a User-Agent.
+import { protectedResourceRequest, type TokenEndpointResponse } from "oauth4webapi";
 import { z } from "zod";
-import { OAuthError } from "./errors";
-import { fetchJson } from "./http";
+import { errorCode, OAuthError, providerStep } from "./errors";
+import { displayName, MAX_SUBJECT_LENGTH, type ProviderProfile } from "./profile";
 import type { OAuth2Provider } from "./providers";
-import { type CodeRedemption, displayName, type ProviderProfile, requestToken } from "./token";
+import type { ProviderServer } from "./server";
 
 const GitHubUser = z.object({
   id: z.number().int().positive().optional(),
-  sub: z.string().min(1).max(255).optional(),
+  sub: z.string().min(1).max(MAX_SUBJECT_LENGTH).optional(),
   login: z.string().optional(),
   name: z.string().nullable().optional(),
 });
 
-export async function redeemGitHub(provider: OAuth2Provider, redemption: CodeRedemption): Promise<ProviderProfile> {
-  // GitHub accepts client credentials only in the body.
-  const tokens = await requestToken(provider.tokenUrl, provider, redemption, "post");
-  const answer = await fetchJson(provider.userUrl, {
-    headers: {
-      accept: "application/vnd.github+json, application/json",
-      authorization: `Bearer ${tokens.access_token}`,
-      "user-agent": "oc-auth-host", // the GitHub API refuses requests without one
-    },
+/** GitHub's token endpoint answers a refused code with 200 `{error}`; refuse it as the provider's own refusal. */
+export async function refusedWithOk(response: Response): Promise<void> {
+  if (response.status !== 200) return;
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined);
+  if (typeof body === "object" && body !== null && "error" in body) {
+    throw new OAuthError("oauth_provider_error", `refused the request: ${errorCode(body.error)}`);
+  }
+}
+
+export async function githubProfile(
+  provider: OAuth2Provider,
+  server: ProviderServer,
+  tokens: TokenEndpointResponse,
+): Promise<ProviderProfile> {
+  const headers = new Headers({
+    accept: "application/vnd.github+json, application/json",
+    "user-agent": "oc-auth-host", // the GitHub API refuses requests without one
   });
-  if (answer.status !== 200) throw new OAuthError("oauth_provider_error", `user endpoint answered ${answer.status}`);
-  const user = GitHubUser.safeParse(answer.body);
+  const user = await providerStep("user endpoint", async () => {
+    const url = new URL(provider.userUrl);
+    const res = await protectedResourceRequest(tokens.access_token, "GET", url, headers, null, server.options);
+    if (res.status !== 200) throw new OAuthError("oauth_provider_error", `answered ${res.status}`);
+    return GitHubUser.safeParse(await res.json().catch(() => undefined));
+  });
   const value = user.success ? (user.data.id !== undefined ? String(user.data.id) : user.data.sub) : undefined;
   if (!user.success || value === undefined) {
     throw new OAuthError("oauth_response_invalid", "user endpoint gave no user id");

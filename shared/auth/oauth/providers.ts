@@ -1,5 +1,6 @@
 // The sign-in providers this host offers, built from configuration (DECISIONS 11, 27): GitHub (plain OAuth 2.0),
-// Google and one generic OpenID Connect issuer. A provider is offered only when its client id and secret are set.
+// Google and one generic OpenID Connect issuer. A provider is offered only when its client id and secret are set
+// and its URLs are https (plain http only on loopback, for a local test server).
 
 export type ProviderId = "github" | "google" | "oidc";
 
@@ -11,6 +12,8 @@ export interface ProviderEnv {
   GITHUB_AUTHORIZE_URL?: string;
   GITHUB_TOKEN_URL?: string;
   GITHUB_USER_URL?: string;
+  /** The issuer its callbacks' `iss` and any id_token must name; a local server stands in with its own. */
+  GITHUB_ISSUER?: string;
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;
   /** Default `https://accounts.google.com`; the tests point it at a local issuer. */
@@ -29,9 +32,11 @@ interface ProviderBase {
   scope: string;
   /** The account-identity kind its subjects are stored under: `github`, `google`, `oidc:<issuer>`. */
   identityKind: string;
+  /** The issuer identifier: the only value a callback's `iss` may carry (RFC 9207). */
+  issuer: string;
 }
 
-/** GitHub: authorization code + PKCE, then the user endpoint (GitHub issues no id_token). */
+/** GitHub: authorization code + PKCE, then the user endpoint (GitHub issues no id_token and has no discovery). */
 export interface OAuth2Provider extends ProviderBase {
   kind: "oauth2";
   authorizeUrl: string;
@@ -42,9 +47,6 @@ export interface OAuth2Provider extends ProviderBase {
 /** OpenID Connect: endpoints discovered from the issuer, identity from a verified id_token. */
 export interface OidcProvider extends ProviderBase {
   kind: "oidc";
-  issuer: string;
-  /** `iss` values an id_token may carry (Google also signs with the scheme-less `accounts.google.com`). */
-  acceptedIssuers: string[];
 }
 
 export type Provider = OAuth2Provider | OidcProvider;
@@ -53,57 +55,81 @@ export const GITHUB_DEFAULTS = {
   authorizeUrl: "https://github.com/login/oauth/authorize",
   tokenUrl: "https://github.com/login/oauth/access_token",
   userUrl: "https://api.github.com/user",
+  // Not in GitHub's documentation: the value its callbacks carried while it sent RFC 9207 `iss` (April 2026).
+  issuer: "https://github.com/login/oauth",
 } as const;
 
 export const GOOGLE_DEFAULT_ISSUER = "https://accounts.google.com";
 
-function isHttpUrl(value: string): boolean {
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+function parseUrl(value: string): URL | undefined {
   try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
+    return new URL(value);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Plain http to this machine: the only place provider calls may go without TLS (a local test provider). */
+export function isLoopbackHttp(value: string): boolean {
+  const url = parseUrl(value);
+  return url?.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+function isProviderUrl(value: string): boolean {
+  return parseUrl(value)?.protocol === "https:" || isLoopbackHttp(value);
 }
 
 function set(value: string | undefined): value is string {
   return typeof value === "string" && value.trim() !== "";
 }
 
+function github(env: ProviderEnv): OAuth2Provider | undefined {
+  if (!set(env.GITHUB_CLIENT_ID) || !set(env.GITHUB_CLIENT_SECRET)) return undefined;
+  const urls = {
+    authorizeUrl: env.GITHUB_AUTHORIZE_URL || GITHUB_DEFAULTS.authorizeUrl,
+    tokenUrl: env.GITHUB_TOKEN_URL || GITHUB_DEFAULTS.tokenUrl,
+    userUrl: env.GITHUB_USER_URL || GITHUB_DEFAULTS.userUrl,
+    issuer: env.GITHUB_ISSUER || GITHUB_DEFAULTS.issuer,
+  };
+  if (!Object.values(urls).every(isProviderUrl)) return undefined;
+  return {
+    id: "github",
+    kind: "oauth2",
+    label: "GitHub",
+    clientId: env.GITHUB_CLIENT_ID,
+    clientSecret: env.GITHUB_CLIENT_SECRET,
+    scope: "read:user",
+    identityKind: "github",
+    ...urls,
+  };
+}
+
 /** Configured providers, in display order; a provider missing its client id or secret is left out. */
 export function configuredProviders(env: ProviderEnv): Provider[] {
   const providers: Provider[] = [];
-  if (set(env.GITHUB_CLIENT_ID) && set(env.GITHUB_CLIENT_SECRET)) {
+  const gh = github(env);
+  if (gh) providers.push(gh);
+  const googleIssuer = env.GOOGLE_ISSUER || GOOGLE_DEFAULT_ISSUER;
+  if (set(env.GOOGLE_CLIENT_ID) && set(env.GOOGLE_CLIENT_SECRET) && isProviderUrl(googleIssuer)) {
     providers.push({
-      id: "github",
-      kind: "oauth2",
-      label: "GitHub",
-      clientId: env.GITHUB_CLIENT_ID,
-      clientSecret: env.GITHUB_CLIENT_SECRET,
-      scope: "read:user",
-      identityKind: "github",
-      authorizeUrl: env.GITHUB_AUTHORIZE_URL || GITHUB_DEFAULTS.authorizeUrl,
-      tokenUrl: env.GITHUB_TOKEN_URL || GITHUB_DEFAULTS.tokenUrl,
-      userUrl: env.GITHUB_USER_URL || GITHUB_DEFAULTS.userUrl,
+      id: "google",
+      kind: "oidc",
+      label: "Google",
+      clientId: env.GOOGLE_CLIENT_ID,
+      clientSecret: env.GOOGLE_CLIENT_SECRET,
+      scope: "openid profile",
+      identityKind: "google",
+      issuer: googleIssuer,
     });
   }
-  if (set(env.GOOGLE_CLIENT_ID) && set(env.GOOGLE_CLIENT_SECRET)) {
-    const issuer = env.GOOGLE_ISSUER || GOOGLE_DEFAULT_ISSUER;
-    if (isHttpUrl(issuer)) {
-      providers.push({
-        id: "google",
-        kind: "oidc",
-        label: "Google",
-        clientId: env.GOOGLE_CLIENT_ID,
-        clientSecret: env.GOOGLE_CLIENT_SECRET,
-        scope: "openid profile",
-        identityKind: "google",
-        issuer,
-        acceptedIssuers: issuer === GOOGLE_DEFAULT_ISSUER ? [issuer, "accounts.google.com"] : [issuer],
-      });
-    }
-  }
-  if (set(env.OIDC_ISSUER) && set(env.OIDC_CLIENT_ID) && set(env.OIDC_CLIENT_SECRET) && isHttpUrl(env.OIDC_ISSUER)) {
+  if (
+    set(env.OIDC_ISSUER) &&
+    set(env.OIDC_CLIENT_ID) &&
+    set(env.OIDC_CLIENT_SECRET) &&
+    isProviderUrl(env.OIDC_ISSUER)
+  ) {
     providers.push({
       id: "oidc",
       kind: "oidc",
@@ -113,7 +139,6 @@ export function configuredProviders(env: ProviderEnv): Provider[] {
       scope: "openid profile",
       identityKind: `oidc:${env.OIDC_ISSUER}`,
       issuer: env.OIDC_ISSUER,
-      acceptedIssuers: [env.OIDC_ISSUER],
     });
   }
   return providers;

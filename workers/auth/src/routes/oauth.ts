@@ -4,7 +4,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authorizationUrl, redirectUri } from "../../../../shared/auth/oauth/authorize-url";
 import { errorCode, OAuthError } from "../../../../shared/auth/oauth/errors";
-import { authorizationEndpoint, expectedIssuer, redeemCode } from "../../../../shared/auth/oauth/flow";
+import { authorizationEndpoint, redeemCode } from "../../../../shared/auth/oauth/flow";
 import { createNonce, createPkce, createState } from "../../../../shared/auth/oauth/pkce";
 import { configuredProviders, findProvider, type Provider } from "../../../../shared/auth/oauth/providers";
 import { returnToPolicy, safeReturnTo } from "../../../../shared/auth/oauth/return-to";
@@ -153,8 +153,9 @@ oauthRoutes.openapi(
     path: "/api/auth/{provider}/callback",
     summary: "The provider's redirect back: verify, sign in, and return to the page that started it",
     description:
-      "Consumes the state once (it must have been started in this browser), redeems the code with the PKCE " +
-      "verifier, verifies the identity (OpenID Connect: the id_token's signature, issuer, audience and nonce), " +
+      "Consumes the state once (it must have been started in this browser), checks `iss` against the provider's " +
+      "issuer (required when its metadata announces RFC 9207), redeems the code with the PKCE verifier, verifies " +
+      "the identity (OpenID Connect: the id_token's signature, issuer, audience and nonce), " +
       "signs the account in and redirects to the stored return_to.",
     middleware: [rateLimit({ bucket: "oauth-callback", rule: AUTH_RULE, failClosed: true })],
     request: { params: ProviderParam, query: CallbackQuery },
@@ -188,14 +189,12 @@ oauthRoutes.openapi(
     }
     const flow = await consumeOAuthState(db, { state: query.state, provider: provider.id, now });
     if (!flow) throw new AppError("oauth_state_invalid", { detail: "unknown, expired or already used" });
-    // Mix-up defence (RFC 9700 §4.4, RFC 9207): an `iss` naming another issuer means another provider answered.
-    const issuer = expectedIssuer(provider);
-    if (query.iss !== undefined && issuer !== undefined && query.iss !== issuer) {
-      throw new AppError("oauth_response_invalid", { detail: "iss names another issuer" });
-    }
+    // The callback's own checks (RFC 9207 `iss` among them: the mix-up defence of RFC 9700 §4.4) run in redeemCode,
+    // after the state is spent, so a refused callback cannot be retried.
     const profile = await fromProvider(
       redeemCode(provider, {
-        code: query.code,
+        params: new URL(c.req.url).searchParams,
+        state: flow.state,
         verifier: flow.codeVerifier,
         redirectUri: redirectUri(c.env.AUTH_ORIGIN, provider.id),
         nonce: flow.nonce,

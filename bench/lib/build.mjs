@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
+import { nodeSecp256k1 } from "../../scripts/lib/node-secp256k1.mjs";
 import { WORKER_BUNDLE_OPTIONS } from "../../scripts/lib/worker-bundle.mjs";
 
 export const ROOT = path.join(import.meta.dirname, "..", "..");
@@ -51,6 +52,7 @@ export async function importBenchTs(name) {
     format: "esm",
     platform: "node",
     packages: "external",
+    plugins: [nodeSecp256k1],
     logLevel: "warning",
   });
   return import(outfile);

@@ -32,10 +32,25 @@ export function hash160(data: Uint8Array): Uint8Array {
   return ripemd160(sha256(data));
 }
 
+// sha256(tag) twice, per tag: a handful of fixed tags, each hashed once per isolate rather than per call.
+const TAG_PREFIXES = new Map<string, Uint8Array>();
+
 /** BIP-340 tagged hash: sha256(sha256(tag) || sha256(tag) || data). */
 export function taggedHash(tag: string, data: Uint8Array): Uint8Array {
-  const tagHash = sha256(utf8(tag));
-  return sha256(concatBytes(tagHash, tagHash, data));
+  let prefix = TAG_PREFIXES.get(tag);
+  if (!prefix) {
+    const tagHash = sha256(utf8(tag));
+    prefix = concatBytes(tagHash, tagHash);
+    TAG_PREFIXES.set(tag, prefix);
+  }
+  return sha256.create().update(prefix).update(data).digest();
+}
+
+/** Bitcoin's CompactSize length prefix (the lengths here stay far below 2^32). */
+export function compactSize(n: number): Uint8Array {
+  if (n < 0xfd) return Uint8Array.of(n);
+  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
+  return Uint8Array.of(0xfe, n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
 }
 
 /** Transaction id in display (RPC) byte order from a non-witness serialization. */

@@ -6,6 +6,7 @@ import { hex } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { nobleSecp256k1 as noble } from "../../shared/bitcoin/curve-noble";
+import { CURVE_ORDER, HALF_ORDER } from "../../shared/bitcoin/ecdsa";
 import { wasmSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
 import { instantiateSecp256k1, Secp256k1UnavailableError } from "../../shared/bitcoin/secp256k1-wasm";
 
@@ -25,6 +26,11 @@ const flip = fc.option(fc.record({ at: fc.nat(), mask: fc.integer({ min: 1, max:
 
 describe("libsecp256k1 (WebAssembly) against @noble/curves", () => {
   const wasm = wasmSecp256k1();
+
+  it("the order constants the DER checks use are the curve's", () => {
+    expect(BigInt(`0x${hex.encode(CURVE_ORDER)}`)).toBe(N);
+    expect(BigInt(`0x${hex.encode(HALF_ORDER)}`)).toBe(N >> 1n);
+  });
 
   it("ECDSA verify: same answer for valid signatures and for one flipped byte of signature, digest or key", () => {
     fc.assert(
@@ -80,7 +86,7 @@ describe("libsecp256k1 (WebAssembly) against @noble/curves", () => {
   });
 
   it("edge scalars and keys: r or s zero or n, r = p - n region, keys off the curve, wrong lengths", () => {
-    const n = hex.decode(N.toString(16));
+    const n = CURVE_ORDER;
     const one = hex.decode(`${"00".repeat(31)}01`);
     const digest = new Uint8Array(32).fill(7);
     const key = secp256k1.getPublicKey(new Uint8Array(32).fill(9));

@@ -22,10 +22,13 @@ const SIGHASH_ALL = 0x01;
 const ZERO_AMOUNT = new Uint8Array(8);
 // to_sign's only output, serialized: amount 0, then the one-byte script OP_RETURN.
 const TO_SIGN_OUTPUT = Uint8Array.of(...ZERO_AMOUNT, 0x01, 0x6a);
-// Constant parts of the segwit hashes: BIP-143's hashOutputs, BIP-341's sha_outputs and sha_amounts.
+// Constant parts of the segwit hashes: BIP-143's hashOutputs, BIP-341's sha_outputs and sha_amounts, and both
+// sequence hashes for nSequence 0 (the simple format's, and any conclusive full proof's).
 const HASH_OUTPUTS_V0 = sha256d(TO_SIGN_OUTPUT);
 const SHA_OUTPUTS = sha256(TO_SIGN_OUTPUT);
 const SHA_AMOUNTS = sha256(ZERO_AMOUNT);
+const HASH_SEQUENCE_ZERO = sha256d(new Uint8Array(4));
+const SHA_SEQUENCE_ZERO = sha256(new Uint8Array(4));
 
 export function bip322MessageHash(message: string): Uint8Array {
   return taggedHash(BIP322_TAG, utf8(message));
@@ -88,7 +91,7 @@ export function segwitV0Sighash(
     concatBytes(
       u32(fields.version),
       sha256d(prevout),
-      sha256d(sequence),
+      fields.sequence === 0 ? HASH_SEQUENCE_ZERO : sha256d(sequence),
       prevout,
       compactSize(scriptCode.length),
       scriptCode,
@@ -120,7 +123,7 @@ export function taprootKeyPathSighash(
       sha256(outpointBytes(outpoint)),
       SHA_AMOUNTS,
       sha256(concatBytes(compactSize(scriptPubKey.length), scriptPubKey)),
-      sha256(u32(fields.sequence)),
+      fields.sequence === 0 ? SHA_SEQUENCE_ZERO : sha256(u32(fields.sequence)),
       SHA_OUTPUTS,
       // spend_type 0 (key path, no annex), then input index 0.
       Uint8Array.of(0x00, 0, 0, 0, 0),

@@ -32,18 +32,19 @@ export function hash160(data: Uint8Array): Uint8Array {
   return ripemd160(sha256(data));
 }
 
-// sha256(tag) twice, per tag: a handful of fixed tags, each hashed once per isolate rather than per call.
-const TAG_PREFIXES = new Map<string, Uint8Array>();
+// SHA-256 state after sha256(tag) twice (one 64-byte block), per tag: a handful of fixed tags, each absorbed once
+// per isolate; every call then clones the state instead of hashing the prefix again.
+const TAG_STATES = new Map<string, ReturnType<typeof sha256.create>>();
 
 /** BIP-340 tagged hash: sha256(sha256(tag) || sha256(tag) || data). */
 export function taggedHash(tag: string, data: Uint8Array): Uint8Array {
-  let prefix = TAG_PREFIXES.get(tag);
-  if (!prefix) {
+  let state = TAG_STATES.get(tag);
+  if (!state) {
     const tagHash = sha256(utf8(tag));
-    prefix = concatBytes(tagHash, tagHash);
-    TAG_PREFIXES.set(tag, prefix);
+    state = sha256.create().update(tagHash).update(tagHash);
+    TAG_STATES.set(tag, state);
   }
-  return sha256.create().update(prefix).update(data).digest();
+  return state.clone().update(data).digest();
 }
 
 /** Bitcoin's CompactSize length prefix (the lengths here stay far below 2^32). */

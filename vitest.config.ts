@@ -16,6 +16,11 @@ import { startReceiver } from "./test/harness/webhook-receiver.mjs";
 
 const root = import.meta.dirname;
 const COMPATIBILITY_DATE = "2026-05-01";
+/** Every import of shared/bitcoin/secp256k1-module (the workerd `.wasm` import) → its Node twin. */
+const NODE_SECP256K1_MODULE = {
+  find: /^.*\/secp256k1-module$/,
+  replacement: path.join(root, "shared/bitcoin/secp256k1-module.node.ts"),
+};
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(root, "d1-migrations"));
@@ -106,8 +111,12 @@ export default defineConfig(async () => {
   };
   const verifyAux = {
     name: "verify",
-    modules: true,
-    scriptPath: path.join(root, ".build/aux/verify/index.js"),
+    // The bundle and the libsecp256k1 `.wasm` it imports from beside it (scripts/lib/worker-bundle.mjs), listed:
+    // the plugin's miniflare does not follow a bundle's imports.
+    modules: [
+      { type: "ESModule" as const, path: path.join(root, ".build/aux/verify/index.js") },
+      { type: "CompiledWasm" as const, path: path.join(root, ".build/aux/verify/secp256k1.wasm") },
+    ],
     modulesRoot: path.join(root, ".build/aux/verify"),
     compatibilityDate: COMPATIBILITY_DATE,
     // SQLite-backed, as in wrangler.toml: the limiter keeps its bucket in the synchronous SQLite KV.
@@ -167,6 +176,8 @@ export default defineConfig(async () => {
           },
         },
         {
+          // Node cannot import a `.wasm` file: the verifier's libsecp256k1 comes from the twin that compiles its bytes.
+          resolve: { alias: [NODE_SECP256K1_MODULE] },
           test: {
             name: "node",
             root,

@@ -1,9 +1,12 @@
 // Builds what the benchmarks serve: each product worker exactly as `wrangler deploy` would upload it
 // (`wrangler deploy --dry-run --outdir`), and the bench-only workers (baselines, in-isolate loops) with esbuild.
 import { execFileSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
-import { WORKER_BUNDLE_OPTIONS } from "../../scripts/lib/worker-bundle.mjs";
+import { unstable_readConfig } from "wrangler";
+import { nodeSecp256k1 } from "../../scripts/lib/node-secp256k1.mjs";
+import { WASM_MODULES, WORKER_BUNDLE_OPTIONS } from "../../scripts/lib/worker-bundle.mjs";
 
 export const ROOT = path.join(import.meta.dirname, "..", "..");
 export const OUT = path.join(ROOT, ".build", "bench");
@@ -12,10 +15,12 @@ const CONFIGS = {
   fleet: "workers/fleet/wrangler.toml",
   verify: "workers/verify/wrangler.toml",
   auth: "wrangler.toml",
+  // bench-only, bundled by wrangler because it needs nodejs_compat: the bip322-js baseline
+  bip322js: "bench/workers/bip322js.wrangler.toml",
 };
 
 /** `wrangler deploy --dry-run` of one product worker; returns the bundle's directory (absolute: wrangler resolves
- * a relative --outdir against the config's folder). */
+ * a relative --outdir against the config's folder). Wrangler names the bundle after the config's `main`. */
 export function buildProductWorker(name) {
   const outdir = path.join(OUT, name);
   execFileSync(
@@ -27,18 +32,27 @@ export function buildProductWorker(name) {
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
     },
   );
-  return { dir: outdir, script: path.join(outdir, "index.js"), config: path.join(ROOT, CONFIGS[name]) };
+  const { main } = unstable_readConfig({ config: path.join(ROOT, CONFIGS[name]) });
+  const script = path.join(outdir, `${path.parse(main).name}.js`);
+  return { dir: outdir, script, config: path.join(ROOT, CONFIGS[name]) };
 }
 
-/** A bench-only worker from bench/workers/<name>.ts, bundled the way scripts/build-aux.mjs bundles verify. */
+/**
+ * A bench-only worker from bench/workers/<name>.ts, bundled the way scripts/build-aux.mjs bundles verify; `modules`
+ * lists the bundle and the `.wasm` files it imports from beside it (miniflare's explicit module list).
+ */
 export async function buildBenchWorker(name) {
   const outdir = path.join(OUT, `bench-${name}`);
+  rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: [path.join(ROOT, "bench", "workers", `${name}.ts`)],
     outfile: path.join(outdir, "index.js"),
     ...WORKER_BUNDLE_OPTIONS,
   });
-  return { dir: outdir, script: path.join(outdir, "index.js") };
+  const script = path.join(outdir, "index.js");
+  const wasm = WASM_MODULES.map((file) => path.join(outdir, file)).filter((file) => existsSync(file));
+  const modules = [{ type: "ESModule", path: script }, ...wasm.map((file) => ({ type: "CompiledWasm", path: file }))];
+  return { dir: outdir, script, modules };
 }
 
 /** Imports a TypeScript module of bench/ in Node: bundled by esbuild to .build/bench, packages left external. */
@@ -51,6 +65,7 @@ export async function importBenchTs(name) {
     format: "esm",
     platform: "node",
     packages: "external",
+    plugins: [nodeSecp256k1],
     logLevel: "warning",
   });
   return import(outfile);

@@ -5,6 +5,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
+import { nodeSecp256k1 } from "../lib/node-secp256k1.mjs";
 
 const root = path.join(import.meta.dirname, "..", "..");
 export const ENTRIES = {
@@ -28,6 +29,8 @@ await build({
   platform: "neutral",
   target: "es2022",
   packages: "external",
+  // The envelope kit verifies BIP-322 signatures (verifyBundle) for Node: libsecp256k1 from its bytes.
+  plugins: [nodeSecp256k1],
   logLevel: "error",
 });
 console.log(`built .build/kit/{${Object.keys(ENTRIES).join(",")}}.mjs`);

@@ -3,7 +3,6 @@
 
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bech32, bech32m, createBase58check } from "@scure/base";
-import { OutScript } from "@scure/btc-signer";
 
 export type AddressType = "p2pkh" | "p2sh" | "p2wpkh" | "p2wsh" | "p2tr" | "witness_unknown";
 export type BitcoinNetwork = "mainnet" | "testnet" | "regtest";
@@ -71,8 +70,12 @@ function decodeBase58(address: string): DecodeAddressResult {
   const kind = BASE58_VERSIONS.get(payload[0] ?? -1);
   if (!kind) return MALFORMED;
   const hash = payload.slice(1);
+  // OP_DUP OP_HASH160 PUSH20 OP_EQUALVERIFY OP_CHECKSIG, or OP_HASH160 PUSH20 OP_EQUAL (built directly: scure's
+  // general script coder costs milliseconds of first-use compilation in a fresh isolate).
   const script =
-    kind.type === "p2pkh" ? OutScript.encode({ type: "pkh", hash }) : OutScript.encode({ type: "sh", hash });
+    kind.type === "p2pkh"
+      ? Uint8Array.of(0x76, 0xa9, 0x14, ...hash, 0x88, 0xac)
+      : Uint8Array.of(0xa9, 0x14, ...hash, 0x87);
   return { ok: true, ...kind, encoding: "base58", script, program: hash, witnessVersion: null };
 }
 

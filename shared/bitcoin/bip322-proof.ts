@@ -1,7 +1,7 @@
 // Decodes a BIP-322 proof (simple: a witness stack; full: a whole to_sign transaction) and checks
 // a full to_sign's fixed fields against the to_spend it must spend.
-import { RawTx, RawWitness } from "@scure/btc-signer";
-import { OP_RETURN_SCRIPT, SIMPLE_TO_SIGN, type ToSignFields } from "./bip322-tx";
+import { RawTx } from "@scure/btc-signer";
+import { OP_RETURN_SCRIPT, SIMPLE_TO_SIGN, type ToSignFields } from "./bip322-sighash";
 import { bytesEqual } from "./hash";
 
 /** What the script check needs from to_sign input 0. */
@@ -25,15 +25,12 @@ export type Bip322Proof = { format: "simple"; witness: Uint8Array[] } | { format
 export type ProofShape = { ok: true; spend: ToSignSpend } | { ok: false; verdict: "invalid" | "inconclusive" };
 
 /**
- * Both coders reject trailing bytes. A serialized transaction never parses as a witness stack
+ * Both decoders reject trailing bytes. A serialized transaction never parses as a witness stack
  * (its 4-byte version leaves bytes over), so trying the simple format first is unambiguous.
  */
 export function decodeProof(bytes: Uint8Array): Bip322Proof | null {
-  try {
-    return { format: "simple", witness: RawWitness.decode(bytes) };
-  } catch {
-    // not a witness stack: try a full transaction
-  }
+  const witness = decodeWitnessStack(bytes);
+  if (witness) return { format: "simple", witness };
   try {
     const tx: RawToSign = RawTx.decode(bytes);
     return { format: "full", tx };
@@ -42,14 +39,17 @@ export function decodeProof(bytes: Uint8Array): Bip322Proof | null {
   }
 }
 
-/** Input-0 view of to_sign, after checking a full proof spends to_spend:0 into one OP_RETURN. */
-export function toSignSpend(proof: Bip322Proof, toSpendTxid: Uint8Array): ProofShape {
+/**
+ * Input-0 view of to_sign, after checking a full proof spends to_spend:0 into one OP_RETURN. `toSpend` is
+ * to_spend's hash in internal byte order (the decoder gives txids in display order, reversed).
+ */
+export function toSignSpend(proof: Bip322Proof, toSpend: Uint8Array): ProofShape {
   if (proof.format === "simple") {
     return { ok: true, spend: { ...SIMPLE_TO_SIGN, scriptSig: null, witness: proof.witness } };
   }
   const { tx } = proof;
   const input = tx.inputs[0];
-  if (input?.index !== 0 || !bytesEqual(input.txid, toSpendTxid)) {
+  if (input?.index !== 0 || !bytesEqual(input.txid.slice().reverse(), toSpend)) {
     return { ok: false, verdict: "invalid" };
   }
   // Extra inputs make a proof of funds, which needs the UTXO set to check.
@@ -76,4 +76,36 @@ export function toSignSpend(proof: Bip322Proof, toSpendTxid: Uint8Array): ProofS
  */
 export function isConclusiveToSign(fields: Readonly<ToSignFields>): boolean {
   return (fields.version === 0 || fields.version === 2) && fields.lockTime === 0 && fields.sequence === 0;
+}
+
+/**
+ * A serialized witness stack (CompactSize count, then CompactSize-length items) that parses exactly, else null.
+ * Hand-written for the simple format, every sign-in's path: btc-signer's general coder (RawWitness, which the tests
+ * hold this to) costs milliseconds of first-use compilation in a fresh isolate. Like it, shortest sizes only.
+ */
+export function decodeWitnessStack(bytes: Uint8Array): Uint8Array[] | null {
+  let at = 0;
+  const size = (): number | null => {
+    const first = bytes[at];
+    if (first === undefined) return null;
+    if (first < 0xfd) {
+      at += 1;
+      return first;
+    }
+    // Two-byte sizes only: a 4- or 8-byte size exceeds any proof the verifier accepts (8 KiB of text).
+    const value = (bytes[at + 1] ?? 0) | ((bytes[at + 2] ?? 0) << 8);
+    if (first !== 0xfd || at + 3 > bytes.length || value < 0xfd) return null;
+    at += 3;
+    return value;
+  };
+  const count = size();
+  if (count === null) return null;
+  const items: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = size();
+    if (length === null || at + length > bytes.length) return null;
+    items.push(bytes.subarray(at, at + length));
+    at += length;
+  }
+  return at === bytes.length ? items : null;
 }

@@ -1,53 +1,77 @@
 // Checks that to_sign input 0 satisfies the address's script, for the single-key templates we
 // interpret: P2PKH, P2WPKH, P2SH-P2WPKH and P2TR key path. Anything else is "inconclusive".
-import { schnorr } from "@noble/curves/secp256k1.js";
-import { OutScript, SigHash } from "@scure/btc-signer";
 import type { DecodedAddress } from "./address";
 import type { ToSignSpend } from "./bip322-proof";
-import { legacySighashAll, segwitV0SighashAll, taprootKeyPathSighash } from "./bip322-tx";
+import { legacySighash, segwitV0Sighash, taprootKeyPathSighash } from "./bip322-sighash";
+import type { Secp256k1Backend } from "./curve";
 import { verifyScriptEcdsa } from "./ecdsa";
-import { bytesEqual, hash160 } from "./hash";
+import { bytesEqual, concatBytes, hash160 } from "./hash";
 
 export type SpendVerdict = "valid" | "invalid" | "inconclusive";
 
-export function verifySpend(address: DecodedAddress, toSpendTxid: Uint8Array, spend: ToSignSpend): SpendVerdict {
+const SIGHASH_DEFAULT = 0x00;
+const SIGHASH_ALL = 0x01;
+
+/** `toSpend` is to_spend's hash in internal byte order (to_sign's outpoint). */
+export function verifySpend(
+  address: DecodedAddress,
+  toSpend: Uint8Array,
+  spend: ToSignSpend,
+  curve: Secp256k1Backend,
+): SpendVerdict {
   switch (address.type) {
     case "p2pkh":
-      return verifyP2pkh(address, toSpendTxid, spend);
+      return verifyP2pkh(address, toSpend, spend, curve);
     case "p2wpkh":
       if (spend.scriptSig !== null && spend.scriptSig.length > 0) return "invalid";
-      return verifyP2wpkhWitness(address.program, toSpendTxid, spend);
+      return verifyP2wpkhWitness(address.program, toSpend, spend, curve);
     case "p2sh":
-      return verifyP2shP2wpkh(address, toSpendTxid, spend);
+      return verifyP2shP2wpkh(address, toSpend, spend, curve);
     case "p2tr":
-      return verifyTaprootKeyPath(address, toSpendTxid, spend);
+      return verifyTaprootKeyPath(address, toSpend, spend, curve);
     default:
       return "inconclusive";
   }
 }
 
-function verifyP2pkh(address: DecodedAddress, toSpendTxid: Uint8Array, spend: ToSignSpend): SpendVerdict {
+function verifyP2pkh(
+  address: DecodedAddress,
+  toSpend: Uint8Array,
+  spend: ToSignSpend,
+  curve: Secp256k1Backend,
+): SpendVerdict {
   // P2PKH has no simple format (its signature lives in scriptSig), and carries no witness.
   if (spend.scriptSig === null || spend.witness.length > 0) return "invalid";
   const pushes = parseDirectPushes(spend.scriptSig);
   const [signature, pubkey] = pushes ?? [];
   if (pushes?.length !== 2 || !signature || !pubkey) return "invalid";
   if (!bytesEqual(hash160(pubkey), address.program)) return "invalid";
-  const sighash = legacySighashAll(toSpendTxid, spend, address.script);
-  return verifyScriptEcdsa(signature, pubkey, sighash, false) ? "valid" : "invalid";
+  const sighash = legacySighash(toSpend, spend, address.script);
+  return verifyScriptEcdsa(signature, pubkey, sighash, false, curve) ? "valid" : "invalid";
 }
 
-function verifyP2wpkhWitness(keyHash: Uint8Array, toSpendTxid: Uint8Array, spend: ToSignSpend): SpendVerdict {
+function verifyP2wpkhWitness(
+  keyHash: Uint8Array,
+  toSpend: Uint8Array,
+  spend: ToSignSpend,
+  curve: Secp256k1Backend,
+): SpendVerdict {
   const [signature, pubkey] = spend.witness;
   if (spend.witness.length !== 2 || !signature || !pubkey) return "invalid";
   if (!bytesEqual(hash160(pubkey), keyHash)) return "invalid";
   // BIP-143: the scriptCode of a P2WPKH spend is the P2PKH script of the key hash.
-  const scriptCode = OutScript.encode({ type: "pkh", hash: keyHash });
-  const sighash = segwitV0SighashAll(toSpendTxid, spend, scriptCode);
-  return verifyScriptEcdsa(signature, pubkey, sighash, true) ? "valid" : "invalid";
+  // OP_DUP OP_HASH160 PUSH20[keyHash] OP_EQUALVERIFY OP_CHECKSIG
+  const scriptCode = concatBytes(Uint8Array.of(0x76, 0xa9, 0x14), keyHash, Uint8Array.of(0x88, 0xac));
+  const sighash = segwitV0Sighash(toSpend, spend, scriptCode);
+  return verifyScriptEcdsa(signature, pubkey, sighash, true, curve) ? "valid" : "invalid";
 }
 
-function verifyP2shP2wpkh(address: DecodedAddress, toSpendTxid: Uint8Array, spend: ToSignSpend): SpendVerdict {
+function verifyP2shP2wpkh(
+  address: DecodedAddress,
+  toSpend: Uint8Array,
+  spend: ToSignSpend,
+  curve: Secp256k1Backend,
+): SpendVerdict {
   let keyHash: Uint8Array;
   if (spend.scriptSig === null) {
     // Simple format: the scriptSig is implied, the push of 0014<hash160(witness pubkey)>.
@@ -64,28 +88,30 @@ function verifyP2shP2wpkh(address: DecodedAddress, toSpendTxid: Uint8Array, spen
     }
     keyHash = redeemScript.subarray(2);
   }
-  const redeemScript = OutScript.encode({ type: "wpkh", hash: keyHash });
+  // OP_0 PUSH20[keyHash]
+  const redeemScript = concatBytes(Uint8Array.of(0x00, 0x14), keyHash);
   if (!bytesEqual(hash160(redeemScript), address.program)) return "invalid";
-  return verifyP2wpkhWitness(keyHash, toSpendTxid, spend);
+  return verifyP2wpkhWitness(keyHash, toSpend, spend, curve);
 }
 
-function verifyTaprootKeyPath(address: DecodedAddress, toSpendTxid: Uint8Array, spend: ToSignSpend): SpendVerdict {
+function verifyTaprootKeyPath(
+  address: DecodedAddress,
+  toSpend: Uint8Array,
+  spend: ToSignSpend,
+  curve: Secp256k1Backend,
+): SpendVerdict {
   if (spend.scriptSig !== null && spend.scriptSig.length > 0) return "invalid";
   const [signature] = spend.witness;
   if (!signature) return "invalid";
   // Two or more items mean a script-path spend or an annex: not interpreted here.
   if (spend.witness.length > 1) return "inconclusive";
-  let hashType: typeof SigHash.DEFAULT | typeof SigHash.ALL;
-  if (signature.length === 64) hashType = SigHash.DEFAULT;
-  else if (signature.length === 65 && signature[64] === SigHash.ALL) hashType = SigHash.ALL;
+  let hashType: typeof SIGHASH_DEFAULT | typeof SIGHASH_ALL;
+  if (signature.length === 64) hashType = SIGHASH_DEFAULT;
+  else if (signature.length === 65 && signature[64] === SIGHASH_ALL) hashType = SIGHASH_ALL;
   else return "invalid";
   // The address carries the output key (already tweaked): verify against it directly.
-  const sighash = taprootKeyPathSighash(toSpendTxid, spend, address.script, hashType);
-  try {
-    return schnorr.verify(signature.subarray(0, 64), sighash, address.program) ? "valid" : "invalid";
-  } catch {
-    return "invalid";
-  }
+  const sighash = taprootKeyPathSighash(toSpend, spend, address.script, hashType);
+  return curve.verifySchnorr(signature.subarray(0, 64), sighash, address.program) ? "valid" : "invalid";
 }
 
 /**

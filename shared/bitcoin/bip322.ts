@@ -1,14 +1,20 @@
-// Public message-signature verifier: BIP-322 simple and full proofs, and legacy BIP-137
-// signmessage for P2PKH. Pure (no I/O, no clock) and never throws: every outcome is a verdict.
+// Public message-signature verifier: BIP-322 simple and full proofs, and legacy BIP-137 signmessage for P2PKH.
+// Pure (no I/O, no clock) and never throws for any input: every outcome is a verdict. The curve is libsecp256k1 as
+// WebAssembly; if it cannot be instantiated the call throws Secp256k1UnavailableError (fail closed: no verdict).
 import { base64, hex } from "@scure/base";
 import { type BitcoinNetwork, decodeAddress, isAddressOnNetwork } from "./address";
 import { decodeProof, isConclusiveToSign, toSignSpend } from "./bip322-proof";
+import { toSpendHash } from "./bip322-sighash";
 import { verifySpend } from "./bip322-spend";
-import { buildToSpendTx } from "./bip322-tx";
+import type { Secp256k1Backend } from "./curve";
 import { isCompactSignature, verifyLegacyP2pkh } from "./legacy";
+import { wasmSecp256k1 } from "./secp256k1-module";
 
 export type { BitcoinNetwork } from "./address";
-export { bip322MessageHash, buildToSignTx, buildToSpendTx } from "./bip322-tx";
+export { bip322MessageHash } from "./bip322-sighash";
+export { buildToSignTx, buildToSpendTx } from "./bip322-tx";
+export type { Secp256k1Backend } from "./curve";
+export { Secp256k1UnavailableError } from "./secp256k1-wasm";
 
 export type SignatureScheme = "bip322" | "legacy";
 
@@ -42,15 +48,21 @@ export interface VerifyMessageInput {
 const MAX_SIGNATURE_CHARS = 8192;
 const HEX_TEXT = /^[0-9a-fA-F]+$/;
 
-export function verifyMessageSignature(input: VerifyMessageInput): SigVerdict {
+/** `curve` is for tests (the @noble/curves reference); the default is the isolate's libsecp256k1. */
+export function verifyMessageSignature(input: VerifyMessageInput, curve?: Secp256k1Backend): SigVerdict {
+  // Outside the try: an unavailable curve must surface as an error, never as a verdict.
+  const backend = curve ?? wasmSecp256k1();
   try {
-    return verify(input);
+    return verify(input, backend);
   } catch {
     return fail("sig_invalid");
   }
 }
 
-function verify({ address, message, signature, network, scheme }: VerifyMessageInput): SigVerdict {
+function verify(
+  { address, message, signature, network, scheme }: VerifyMessageInput,
+  curve: Secp256k1Backend,
+): SigVerdict {
   const decoded = decodeAddress(address);
   if (!decoded.ok) return fail("malformed_address");
   if (network !== undefined && !isAddressOnNetwork(decoded, network)) return fail("network_mismatch");
@@ -65,17 +77,18 @@ function verify({ address, message, signature, network, scheme }: VerifyMessageI
   if (isCompactSignature(bytes)) {
     // OrangeCheck policy: legacy signmessage only for P2PKH.
     if (decoded.type !== "p2pkh") return fail("sig_unsupported_script");
-    return verifyLegacyP2pkh(decoded.program, message, bytes) ? { ok: true, scheme: "legacy" } : fail("sig_invalid");
+    const valid = verifyLegacyP2pkh(decoded.program, message, bytes, curve);
+    return valid ? { ok: true, scheme: "legacy" } : fail("sig_invalid");
   }
   if (scheme === "legacy") return fail("malformed_signature");
 
   const proof = decodeProof(bytes);
   if (!proof) return fail("malformed_signature");
-  const toSpend = buildToSpendTx(decoded.script, message);
-  const shape = toSignSpend(proof, toSpend.txid);
+  const toSpend = toSpendHash(decoded.script, message);
+  const shape = toSignSpend(proof, toSpend);
   if (!shape.ok) return fail(shape.verdict === "inconclusive" ? "inconclusive" : "sig_invalid");
   // BIP-322 order: script failures are invalid before upgradeable rules make a proof inconclusive.
-  const verdict = verifySpend(decoded, toSpend.txid, shape.spend);
+  const verdict = verifySpend(decoded, toSpend, shape.spend, curve);
   if (verdict === "invalid") return fail("sig_invalid");
   if (verdict === "inconclusive" || !isConclusiveToSign(shape.spend)) return fail("inconclusive");
   return { ok: true, scheme: "bip322" };

@@ -32,10 +32,26 @@ export function hash160(data: Uint8Array): Uint8Array {
   return ripemd160(sha256(data));
 }
 
+// SHA-256 state after sha256(tag) twice (one 64-byte block), per tag: a handful of fixed tags, each absorbed once
+// per isolate; every call then clones the state instead of hashing the prefix again.
+const TAG_STATES = new Map<string, ReturnType<typeof sha256.create>>();
+
 /** BIP-340 tagged hash: sha256(sha256(tag) || sha256(tag) || data). */
 export function taggedHash(tag: string, data: Uint8Array): Uint8Array {
-  const tagHash = sha256(utf8(tag));
-  return sha256(concatBytes(tagHash, tagHash, data));
+  let state = TAG_STATES.get(tag);
+  if (!state) {
+    const tagHash = sha256(utf8(tag));
+    state = sha256.create().update(tagHash).update(tagHash);
+    TAG_STATES.set(tag, state);
+  }
+  return state.clone().update(data).digest();
+}
+
+/** Bitcoin's CompactSize length prefix (the lengths here stay far below 2^32). */
+export function compactSize(n: number): Uint8Array {
+  if (n < 0xfd) return Uint8Array.of(n);
+  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
+  return Uint8Array.of(0xfe, n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
 }
 
 /** Transaction id in display (RPC) byte order from a non-witness serialization. */

@@ -20,7 +20,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { decodeAddress } from "../../shared/bitcoin/address";
 import { bip322MessageHash, buildToSignTx, buildToSpendTx, verifyMessageSignature } from "../../shared/bitcoin/bip322";
-import { legacySighashAll, SIMPLE_TO_SIGN, segwitV0SighashAll } from "../../shared/bitcoin/bip322-tx";
+import { legacySighash, SIMPLE_TO_SIGN, toSpendHash } from "../../shared/bitcoin/bip322-sighash";
 import { legacyMessageHash } from "../../shared/bitcoin/legacy";
 
 const N = secp256k1.Point.Fn.ORDER;
@@ -97,7 +97,8 @@ function vectorSighash(message: string): Uint8Array {
   const address = decodeAddress(VECTOR_ADDRESS);
   if (!address.ok) throw new Error("vector address");
   const toSpend = buildToSpendTx(address.script, message);
-  return segwitV0SighashAll(toSpend.txid, SIMPLE_TO_SIGN, p2pkh(secp256k1.getPublicKey(VECTOR_KEY)).script);
+  const scriptCode = p2pkh(secp256k1.getPublicKey(VECTOR_KEY)).script;
+  return buildToSignTx(toSpend.txid).preimageWitnessV0(0, scriptCode, SigHash.ALL, 0n);
 }
 
 /** Replaces the DER signature of the vector's witness, keeping its pubkey. */
@@ -131,6 +132,8 @@ describe("BIP-322 known answers", () => {
     if (!address.ok) throw new Error("vector address");
     const toSpend = buildToSpendTx(address.script, message);
     expect(hex.encode(toSpend.txid)).toBe(toSpendId);
+    // The verifier's own hash of to_spend is the same txid in internal byte order.
+    expect(hex.encode(toSpendHash(address.script, message).reverse())).toBe(toSpendId);
     expect(buildToSignTx(toSpend.txid).id).toBe(toSignId);
   });
 
@@ -284,7 +287,7 @@ describe("simple and full formats for every supported type", () => {
     const pubkey = secp256k1.getPublicKey(key, false);
     const pay = p2pkh(pubkey);
     const toSpend = buildToSpendTx(pay.script, "msg");
-    const sighash = legacySighashAll(toSpend.txid, SIMPLE_TO_SIGN, pay.script);
+    const sighash = legacySighash(toSpendHash(pay.script, "msg"), SIMPLE_TO_SIGN, pay.script);
     const der = secp256k1.sign(sighash, key, { prehash: false, format: "der" });
     const scriptSig = Uint8Array.of(der.length + 1, ...der, 0x01, pubkey.length, ...pubkey);
     const raw = RawTx.encode({

@@ -1,0 +1,130 @@
+// The libsecp256k1 WebAssembly wrapper, inside workerd: loaded from the compiled `.wasm` import, it answers like
+// @noble/curves for ECDSA verify, BIP-340 verify and public-key recovery on random valid and broken inputs, and it
+// refuses (fails closed) a module that is not the build it was written for.
+import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { hex } from "@scure/base";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { nobleSecp256k1 as noble } from "../../shared/bitcoin/curve-noble";
+import { CURVE_ORDER, HALF_ORDER } from "../../shared/bitcoin/ecdsa";
+import { wasmSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
+import { instantiateSecp256k1, Secp256k1UnavailableError } from "../../shared/bitcoin/secp256k1-wasm";
+
+const RUNS = { numRuns: 200 };
+const N = secp256k1.Point.Fn.ORDER;
+const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 });
+const secretKey = bytes32.filter((key) => secp256k1.utils.isValidSecretKey(key));
+/** One byte of `data` xor-ed with a non-zero mask, or `data` unchanged. */
+const maybeFlip = (data: Uint8Array, flip: { at: number; mask: number } | null) => {
+  if (!flip) return data;
+  const out = data.slice();
+  const i = flip.at % out.length;
+  out[i] = (out[i] ?? 0) ^ flip.mask;
+  return out;
+};
+const flip = fc.option(fc.record({ at: fc.nat(), mask: fc.integer({ min: 1, max: 255 }) }));
+
+describe("libsecp256k1 (WebAssembly) against @noble/curves", () => {
+  const wasm = wasmSecp256k1();
+
+  it("the order constants the DER checks use are the curve's", () => {
+    expect(BigInt(`0x${hex.encode(CURVE_ORDER)}`)).toBe(N);
+    expect(BigInt(`0x${hex.encode(HALF_ORDER)}`)).toBe(N >> 1n);
+  });
+
+  it("ECDSA verify: same answer for valid signatures and for one flipped byte of signature, digest or key", () => {
+    fc.assert(
+      fc.property(secretKey, bytes32, fc.boolean(), flip, flip, flip, (key, digest, compressed, fs, fd, fk) => {
+        const sig = maybeFlip(secp256k1.sign(digest, key, { prehash: false }), fs);
+        const msg = maybeFlip(digest, fd);
+        const pub = maybeFlip(secp256k1.getPublicKey(key, compressed), fk);
+        const expected = noble.verifyEcdsa(sig, msg, pub);
+        expect(wasm.verifyEcdsa(sig, msg, pub)).toBe(expected);
+        if (!fs && !fd && !fk) expect(expected).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it("BIP-340 verify: same answer for valid signatures and for one flipped byte of signature, message or key", () => {
+    fc.assert(
+      fc.property(secretKey, bytes32, flip, flip, flip, (key, message, fs, fm, fk) => {
+        const sig = maybeFlip(schnorr.sign(message, key), fs);
+        const msg = maybeFlip(message, fm);
+        const pub = maybeFlip(schnorr.getPublicKey(key), fk);
+        const expected = noble.verifySchnorr(sig, msg, pub);
+        expect(wasm.verifySchnorr(sig, msg, pub)).toBe(expected);
+        if (!fs && !fm && !fk) expect(expected).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it("recovery: the same key (or none) for every recovery id, both serializations, flipped or random r‖s", () => {
+    fc.assert(
+      fc.property(
+        secretKey,
+        bytes32,
+        fc.boolean(),
+        flip,
+        fc.option(fc.uint8Array({ minLength: 64, maxLength: 64 })),
+        (key, digest, compressed, f, random) => {
+          const signed = secp256k1.sign(digest, key, { prehash: false, format: "recovered" });
+          const sig = random ?? maybeFlip(signed.subarray(1), f);
+          for (const recovery of [0, 1, 2, 3]) {
+            const expected = noble.recoverPublicKey(sig, recovery, digest, compressed);
+            expect(wasm.recoverPublicKey(sig, recovery, digest, compressed)).toEqual(expected);
+          }
+          if (!random && !f) {
+            const own = wasm.recoverPublicKey(sig, signed[0] ?? 0, digest, compressed);
+            expect(own).toEqual(secp256k1.getPublicKey(key, compressed));
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("edge scalars and keys: r or s zero or n, r = p - n region, keys off the curve, wrong lengths", () => {
+    const n = CURVE_ORDER;
+    const one = hex.decode(`${"00".repeat(31)}01`);
+    const digest = new Uint8Array(32).fill(7);
+    const key = secp256k1.getPublicKey(new Uint8Array(32).fill(9));
+    const sigs = [
+      [new Uint8Array(32), one],
+      [one, new Uint8Array(32)],
+      [n, one],
+      [one, n],
+      [new Uint8Array(32).fill(0xff), one],
+      [hex.decode(`${"00".repeat(16)}${"ff".repeat(16)}`), one],
+    ].map(([r, s]) => Uint8Array.of(...(r ?? []), ...(s ?? [])));
+    const keys = [
+      key,
+      Uint8Array.of(0x02, ...new Uint8Array(32).fill(0xff)),
+      Uint8Array.of(0x06, ...key.subarray(1)),
+      key.subarray(0, 32),
+    ];
+    for (const sig of sigs) {
+      for (const pub of keys) expect(wasm.verifyEcdsa(sig, digest, pub)).toBe(noble.verifyEcdsa(sig, digest, pub));
+      for (const recovery of [0, 1, 2, 3]) {
+        for (const compressed of [true, false]) {
+          expect(wasm.recoverPublicKey(sig, recovery, digest, compressed)).toEqual(
+            noble.recoverPublicKey(sig, recovery, digest, compressed),
+          );
+        }
+      }
+      expect(wasm.verifySchnorr(sig, digest, key.subarray(1))).toBe(noble.verifySchnorr(sig, digest, key.subarray(1)));
+    }
+    expect(wasm.verifySchnorr(sigs[0] ?? new Uint8Array(64), digest, new Uint8Array(32).fill(0xff))).toBe(false);
+    expect(wasm.verifyEcdsa(new Uint8Array(63), digest, key)).toBe(false);
+    expect(wasm.recoverPublicKey(new Uint8Array(64), 4, digest, true)).toBeNull();
+  });
+});
+
+describe("instantiation fails closed", () => {
+  it("anything but a compiled module is Secp256k1UnavailableError, never a verifier", () => {
+    for (const bogus of [{}, null, "secp256k1.wasm"]) {
+      expect(() => instantiateSecp256k1(bogus as unknown as WebAssembly.Module)).toThrow(Secp256k1UnavailableError);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 // GET /api/discover: the attestation envelopes the relays hold for an address, id or identity, read on every
-// call, de-duplicated and re-verified.
+// call, de-duplicated and re-verified; `?limit=` keeps the N most recent.
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
@@ -7,7 +7,7 @@ import { READ_RULE } from "../../../../shared/rate-limit/rules";
 import { routeGroup } from "../../../../shared/validate";
 import { discover } from "../attestations";
 import type { VerifyEnv } from "../env";
-import { DiscoverQuery, DiscoverResult, identityParam } from "../schemas";
+import { DISCOVER_MAX_LIMIT, DiscoverQuery, DiscoverResult, identityParam } from "../schemas";
 
 export const discoverRoutes = routeGroup<VerifyEnv>();
 
@@ -30,7 +30,10 @@ discoverRoutes.openapi(
       id: query.id,
       identity: identityParam(query.identity),
     });
+    // The limit applies after re-verification (found is most recent first), never to the relay filter: a relay's
+    // own limit would let newer forged copies push the real attestations out.
+    const kept = found.slice(0, query.limit ?? DISCOVER_MAX_LIMIT);
     c.header("Cache-Control", "no-store");
-    return c.json({ count: found.length, total, attestations: found.map((f) => f.envelope) }, 200);
+    return c.json({ count: kept.length, total, attestations: kept.map((f) => f.envelope) }, 200);
   },
 );

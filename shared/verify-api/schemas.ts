@@ -1,4 +1,5 @@
-// Named request and response schemas of the verification API (validation and the OpenAPI description).
+// Named request and response schemas of the verification API: the verify worker validates with them and both the
+// verify worker and the auth host (which forwards these routes) describe them in their OpenAPI documents.
 import { z } from "@hono/zod-openapi";
 
 const ATTESTATION_ID = /^[0-9a-f]{64}$/;

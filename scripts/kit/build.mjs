@@ -11,6 +11,7 @@ export const ENTRIES = {
   consumer: "shared/kit/consumer/index.ts",
   "consumer-hono": "shared/kit/consumer/hono.ts",
   "consumer-node": "shared/kit/consumer/node.ts",
+  challenge: "shared/kit/challenge/index.ts",
   webhooks: "shared/kit/webhooks/index.ts",
   envelopes: "shared/kit/envelopes/index.ts",
   node: "shared/kit/node-entry.ts",

@@ -3,6 +3,7 @@
 import { errors, jwtVerify, SignJWT } from "jose";
 import { importVerifyKey, type PublicJwk, type SigningKey } from "../crypto/signing-key";
 import { epochSeconds } from "../time";
+import { type ClientClaims, clientClaims } from "./client-claims";
 
 export const DISPLAY_IDENTITY_KINDS = ["btc", "email", "did"] as const;
 export type DisplayIdentityKind = (typeof DISPLAY_IDENTITY_KINDS)[number];
@@ -24,7 +25,7 @@ export interface SessionSubject {
   sudo_at: number | null;
 }
 
-export interface SessionClaims extends SessionSubject {
+export interface SessionClaims extends SessionSubject, Partial<ClientClaims> {
   iss: string;
   iat: number;
   exp: number;
@@ -42,7 +43,8 @@ export function signSessionToken(
   key: SigningKey,
   options: { issuer: string; now: number; expiresAt: number },
 ): Promise<string> {
-  return new SignJWT({ ...subject })
+  // The published auth-core's claims ride beside the spec's (tokens minted before them lack them: Partial above).
+  return new SignJWT({ ...subject, ...clientClaims(subject) })
     .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: key.kid })
     .setIssuer(options.issuer)
     .setIssuedAt(epochSeconds(options.now))

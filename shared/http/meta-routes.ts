@@ -9,6 +9,10 @@ export const OPENAPI_MAX_AGE_SECONDS = 300;
 export const EXPLORER_ASSETS = "/api-explorer/assets";
 
 const Health = z.object({ ok: z.literal(true), service: z.string(), time: z.string() }).openapi("Health");
+const OpenApiDocument = z
+  .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.object({}) })
+  .passthrough()
+  .openapi("OpenAPIDocument");
 const Reasons = z
   .object({ ok: z.literal(true), reasons: z.array(z.object({ reason: z.string(), status: z.number().int() })) })
   .openapi("Reasons");
@@ -53,15 +57,33 @@ export function mountMetaRoutes<E extends Env>(
     }),
     (c) => c.json({ ok: true as const, reasons: reasonList() }, 200),
   );
-  let document: unknown;
-  app.get("/api/openapi", (c) => {
-    document ??= app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: { title: service.title, version: service.version },
-    });
-    c.header("Access-Control-Allow-Origin", "*");
-    c.header("Cache-Control", `public, max-age=${OPENAPI_MAX_AGE_SECONDS}`);
-    return c.json(document as object);
-  });
-  app.get("/api-explorer", (c) => c.html(explorerPage(service.title)));
+  // The document and the explorer describe themselves too: the document lists every route the host answers.
+  let document: z.infer<typeof OpenApiDocument> | undefined;
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/openapi",
+      summary: "This OpenAPI 3.1 description (permissive CORS, cached 5 minutes)",
+      responses: { 200: { description: "The document", content: { "application/json": { schema: OpenApiDocument } } } },
+    }),
+    (c) => {
+      // The generator's type leaves `paths` optional; it always writes them.
+      document ??= app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: { title: service.title, version: service.version },
+      }) as z.infer<typeof OpenApiDocument>;
+      c.header("Access-Control-Allow-Origin", "*");
+      c.header("Cache-Control", `public, max-age=${OPENAPI_MAX_AGE_SECONDS}`);
+      return c.json(document, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api-explorer",
+      summary: "The interactive API explorer (Swagger UI served from this host's own assets)",
+      responses: { 200: { description: "An HTML page", content: { "text/html": { schema: z.string() } } } },
+    }),
+    (c) => c.html(explorerPage(service.title)),
+  );
 }

@@ -1,6 +1,8 @@
 // GET/POST /api/challenge: the orangecheck-auth message, single-use nonces, TTL, audience and purpose.
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { AUTH_ORIGIN, Browser } from "../helpers/browser";
+import { requestChallenge, submitChallenge } from "../../shared/kit/challenge";
+import { AUTH_ORIGIN, Browser, freshIp } from "../helpers/browser";
 import { newWallet } from "../helpers/wallet";
 
 describe("GET /api/challenge", () => {
@@ -114,5 +116,48 @@ describe("POST /api/challenge", () => {
       expect(res.status).toBe(400);
       expect(((await res.json()) as { reason: string }).reason).toBe("invalid_body");
     }
+  });
+});
+
+describe("the kit's challenge client against this host (issue 16, item 5)", () => {
+  it("reads this host's ISO expiresAt as unix ms and ISO, verifies once, then reports the replay", async () => {
+    const ip = freshIp();
+    const options = {
+      origin: AUTH_ORIGIN,
+      fetch: ((input, init) => {
+        const request = new Request(input, init);
+        request.headers.set("cf-connecting-ip", ip);
+        return SELF.fetch(request);
+      }) satisfies typeof fetch,
+    };
+    const wallet = newWallet();
+    const before = Date.now();
+    const issued = await requestChallenge(options, { addr: wallet.address, audience: AUTH_ORIGIN, purpose: "login" });
+    if (!issued.ok) throw new Error(issued.detail);
+    expect(issued.value.expiresAt - before).toBeGreaterThan(290_000);
+    expect(new Date(issued.value.expiresAt).toISOString()).toBe(issued.value.expiresAtIso);
+    const signed = {
+      message: issued.value.message,
+      signature: wallet.sign(issued.value.message),
+      expectedNonce: issued.value.nonce,
+      expectedPurpose: "login",
+    };
+    expect(await submitChallenge(options, signed)).toEqual({
+      ok: true,
+      value: {
+        ok: true,
+        verified: {
+          address: wallet.address,
+          nonce: issued.value.nonce,
+          expiresAt: issued.value.expiresAt,
+          audience: AUTH_ORIGIN,
+          purpose: "login",
+        },
+      },
+    });
+    expect(await submitChallenge(options, signed)).toEqual({
+      ok: true,
+      value: { ok: false, reason: "invalid_challenge", code: "nonce_unknown" },
+    });
   });
 });

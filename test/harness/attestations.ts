@@ -67,5 +67,7 @@ export function signedAttestations(): SignedAttestation[] {
     sign("several-older", "p2wpkh", { identities: shared, ageSeconds: 7200 }),
     sign("several-newer", "p2tr", { identities: shared, ageSeconds: 60 }),
     sign("x-handle", "p2wpkh", { identities: [{ protocol: "twitter", identifier: "@legacy" }] }),
+    // One address per stake-gate case (test/verify/stake-gate.test.ts): each is funded differently.
+    ...["enough", "little", "young", "chain-down", "hono", "node", "cache"].map((c) => sign(`stake-${c}`, "p2wpkh")),
   ];
 }

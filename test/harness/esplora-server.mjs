@@ -1,5 +1,6 @@
 // A local Esplora-compatible chain API (the subset the verifier reads: address UTXOs and the chain tip), with an
-// admin surface under /__admin for tests and the README walk-through: set UTXOs, move the tip, go down or slow.
+// admin surface under /__admin for tests and the README walk-through: set UTXOs, move the tip, go down or slow
+// (the whole API, or one address's UTXO reads).
 import http from "node:http";
 
 export function startEsplora({ port = 0, host = "127.0.0.1", unref = false } = {}) {
@@ -9,6 +10,8 @@ export function startEsplora({ port = 0, host = "127.0.0.1", unref = false } = {
     down: false,
     delayMs: 0,
     hits: new Map(),
+    // Addresses whose UTXO reads fail (503): one test's chain outage without taking the chain down for the others.
+    downAddresses: new Set(),
   };
 
   const send = (res, status, body, type = "application/json") => {
@@ -38,6 +41,7 @@ export function startEsplora({ port = 0, host = "127.0.0.1", unref = false } = {
       let match = /^\/address\/([A-Za-z0-9]+)\/utxo$/.exec(path);
       if (match && req.method === "GET") {
         state.hits.set(match[1], (state.hits.get(match[1]) ?? 0) + 1);
+        if (state.downAddresses.has(match[1])) return send(res, 503, "service unavailable", "text/plain");
         return send(res, 200, state.utxos.get(match[1]) ?? []);
       }
       if (path === "/blocks/tip/height") return send(res, 200, String(state.tip.height), "text/plain");
@@ -57,6 +61,12 @@ export function startEsplora({ port = 0, host = "127.0.0.1", unref = false } = {
       return send(res, 200, { ok: true });
     }
     if (match && req.method === "GET") return send(res, 200, { hits: state.hits.get(match[1]) ?? 0 });
+    const down = /^\/__admin\/address\/([A-Za-z0-9]+)\/mode$/.exec(path);
+    if (down && req.method === "PUT") {
+      if ((await readJson(req)).down) state.downAddresses.add(down[1]);
+      else state.downAddresses.delete(down[1]);
+      return send(res, 200, { ok: true });
+    }
     if (path === "/__admin/tip" && req.method === "PUT") {
       state.tip = { ...state.tip, ...(await readJson(req)) };
       return send(res, 200, { ok: true, tip: state.tip });

@@ -33,6 +33,10 @@ export const setTip = (height: number, hash = "ab".repeat(32)) =>
 
 export const esploraMode = (mode: { down?: boolean; delayMs?: number }) => put(`${fakes().esplora}/__admin/mode`, mode);
 
+/** Fails (503) or restores the UTXO reads of one address only, so parallel test files keep their chain. */
+export const addressMode = (address: string, mode: { down: boolean }) =>
+  put(`${fakes().esplora}/__admin/address/${address}/mode`, mode);
+
 export async function utxoHits(address: string): Promise<number> {
   const res = await fetch(`${fakes().esplora}/__admin/address/${address}/utxo`);
   return ((await res.json()) as { hits: number }).hits;

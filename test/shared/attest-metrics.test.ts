@@ -164,10 +164,18 @@ describe("scoreV0", () => {
     expect(scoreV0(sats, days)).toBe(score);
   });
 
-  it("is 0 unless both sats and days are positive (reference SDK)", () => {
-    expect(scoreV0(100000, 0)).toBe(0);
+  // docs/decisions.md "score_v0 of a bond younger than a day": the registered formula, as the Python SDK computes
+  // it, not the JS SDK's early return of 0 for days = 0.
+  it("follows the formula for a bond of 0 days: ln(1 + sats) × 1", () => {
+    expect(scoreV0(100000, 0)).toBe(11.51);
+    expect(scoreV0(1, 0)).toBe(0.69);
+    expect(scoreV0(100000000, 0)).toBe(18.42);
+  });
+
+  it("is 0 without sats, and for inputs no chain can give (negative, not a number)", () => {
     expect(scoreV0(0, 365)).toBe(0);
     expect(scoreV0(-1, 10)).toBe(0);
+    expect(scoreV0(10, -1)).toBe(0);
     expect(scoreV0(Number.NaN, 10)).toBe(0);
   });
 });

@@ -1,10 +1,52 @@
-// Each worker's OpenAPI description passes an OpenAPI 3.1 schema validator. Runs in Node: the validator
+// Each worker's OpenAPI description passes an OpenAPI 3.1 schema validator, and the auth host's describes exactly
+// the routes the host answers, its own and those it forwards to the verify worker. Runs in Node: the validator
 // compiles JSON Schemas to code at runtime, which workerd forbids. The documents come from the same apps.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { app as authApp } from "../../workers/auth/src/app";
 import { app as fleetApp } from "../../workers/fleet/src/app";
 import { app as verifyApp } from "../../workers/verify/src/app";
+
+type Router = { routes: { method: string; path: string }[] };
+
+/**
+ * "GET /api/x/{id}" for each handler a router answers. `use()` middleware is listed as "ALL" on a wildcard path
+ * ("*", "/api/*"), so those entries are not routes.
+ */
+function answered(app: Router): Set<string> {
+  const out = new Set<string>();
+  for (const { method, path } of app.routes) {
+    if (method === "ALL" && path.includes("*")) continue;
+    out.add(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
+  }
+  return out;
+}
+
+/** The auth host's routes, with each forwarding route ("ALL /api/check") replaced by what the verify worker answers. */
+function hostRoutes(): Set<string> {
+  const verify = answered(verifyApp);
+  const out = new Set<string>();
+  for (const route of answered(authApp)) {
+    const [method, path] = route.split(" ");
+    if (method !== "ALL") {
+      out.add(route);
+      continue;
+    }
+    const forwarded = [...verify].filter((r) => r.endsWith(` ${path}`));
+    // A catch-all of the host's own would answer methods nobody documented: only forwarding is allowed.
+    expect(forwarded, `${route}: not a route of the verify worker`).not.toEqual([]);
+    for (const r of forwarded) out.add(r);
+  }
+  return out;
+}
+
+function documented(document: { paths: Record<string, Record<string, unknown>> }): Set<string> {
+  const out = new Set<string>();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const method of Object.keys(operations)) out.add(`${method.toUpperCase()} ${path}`);
+  }
+  return out;
+}
 
 describe("OpenAPI 3.1 descriptions", () => {
   for (const [name, app] of [
@@ -35,5 +77,22 @@ describe("OpenAPI 3.1 descriptions", () => {
     for (const schema of ["Account", "RosterEntry", "Error", "SignInRequest", "Challenge", "JWKS"]) {
       expect(document.components.schemas[schema], schema).toBeDefined();
     }
+  });
+
+  it("auth: the document describes every route the host answers (whichever worker serves it), and no other", async () => {
+    const document = (await (await authApp.request("/api/openapi")).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect([...documented(document)].sort()).toEqual([...hostRoutes()].sort());
+    for (const route of ["POST /api/verify", "GET /api/check", "GET /api/discover", "GET /api-explorer"]) {
+      expect(documented(document).has(route), route).toBe(true);
+    }
+  });
+
+  it("verify: the document describes every route the worker answers", async () => {
+    const document = (await (await verifyApp.request("/api/openapi")).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect([...documented(document)].sort()).toEqual([...answered(verifyApp)].sort());
   });
 });

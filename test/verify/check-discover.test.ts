@@ -75,10 +75,38 @@ describe("GET /api/discover", () => {
   });
 
   it("answers 400 invalid_query unless exactly one well-formed subject is given", async () => {
-    for (const query of ["", `addr=x&id=${"0".repeat(64)}`, "id=XYZ", "identity=nocolon", "addr=bc1q&limit=5"]) {
+    for (const query of [
+      "",
+      `addr=x&id=${"0".repeat(64)}`,
+      "id=XYZ",
+      "identity=nocolon",
+      "addr=bc1qxyzxyzxyzxyzxyz&foo=5",
+    ]) {
       const res = await get(`/api/discover?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.reason).toBe("invalid_query");
+    }
+  });
+
+  it("honours limit=N (1-100): the N most recent verified attestations; total still counts every id", async () => {
+    await publishAttestation(fixture("several-older"));
+    await publishAttestation(fixture("several-newer"));
+    const one = await get("/api/discover?identity=github:several&limit=1");
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ count: 1, total: 2 });
+    const newest = (one.body.attestations as { address: string }[])[0];
+    expect(newest?.address).toBe(fixture("several-newer").address);
+    for (const limit of ["2", "100"]) {
+      const res = await get(`/api/discover?identity=github:several&limit=${limit}`);
+      expect(res.body, limit).toMatchObject({ count: 2, total: 2 });
+    }
+  });
+
+  it("answers 400 invalid_query for a limit outside 1-100 or not an integer (the fleet's rule for limit)", async () => {
+    for (const limit of ["0", "101", "1000", "-1", "1.5", "1e2", "ten", ""]) {
+      const res = await get(`/api/discover?identity=github:several&limit=${limit}`);
+      expect(res.status, limit).toBe(400);
+      expect(res.body.reason, limit).toBe("invalid_query");
     }
   });
 });

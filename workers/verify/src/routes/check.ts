@@ -2,14 +2,14 @@
 // Finds the attestation on the relays, re-verifies it against the chain, applies the thresholds; cached 60 s.
 import { createRoute } from "@hono/zod-openapi";
 import { applyThresholds } from "../../../../shared/attest";
-import { errorResponses, json } from "../../../../shared/http/openapi";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { READ_RULE } from "../../../../shared/rate-limit/rules";
 import { routeGroup } from "../../../../shared/validate";
+import { checkRoute } from "../../../../shared/verify-api/routes";
+import { identityParam } from "../../../../shared/verify-api/schemas";
 import { discover, withChain } from "../attestations";
 import { checkCache } from "../check-cache";
 import type { VerifyEnv } from "../env";
-import { CheckQuery, CheckResult, identityParam, NotFoundResult } from "../schemas";
 
 export const checkRoutes = routeGroup<VerifyEnv>();
 
@@ -17,22 +17,8 @@ const PASSING = new Set(["sig_ok_bip322", "sig_ok_legacy", "bond_confirmed"]);
 
 checkRoutes.openapi(
   createRoute({
-    method: "get",
-    path: "/api/check",
-    summary: "Check that a subject holds at least min_sats bonded for at least min_days",
+    ...checkRoute,
     middleware: [rateLimit({ bucket: "check", rule: READ_RULE, failClosed: false }), checkCache],
-    request: { query: CheckQuery },
-    responses: {
-      200: json(CheckResult, "The verifier ran: ok true, or ok false with reasons"),
-      404: json(NotFoundResult, "No verified attestation names the subject"),
-      ...errorResponses(
-        "invalid_query",
-        "chain_unavailable",
-        "relays_unavailable",
-        "relays_not_configured",
-        "rate_limited",
-      ),
-    },
   }),
   async (c) => {
     const query = c.req.valid("query");

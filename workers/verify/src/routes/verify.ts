@@ -1,33 +1,19 @@
 // POST /api/verify: verify a raw signed attestation against the chain (no thresholds, no relay lookup, no cache).
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { READ_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
+import { verifyRoute } from "../../../../shared/verify-api/routes";
 import { preVerify, withChain } from "../attestations";
 import type { VerifyEnv } from "../env";
-import { VerifyBody, VerifyResult } from "../schemas";
 import { confirmationsFor } from "../upstreams";
 
 export const verifyRoutes = routeGroup<VerifyEnv>();
 
 verifyRoutes.openapi(
   createRoute({
-    method: "post",
-    path: "/api/verify",
-    summary: "Verify a signed OC Attest attestation: canonical form, id, signature, network, policy and bond",
+    ...verifyRoute,
     middleware: [rateLimit({ bucket: "verify", rule: READ_RULE, failClosed: false }), jsonBody],
-    request: { body: jsonRequest(VerifyBody) },
-    responses: {
-      200: json(VerifyResult, "The verifier ran; ok says whether the attestation holds, codes say why"),
-      ...errorResponses(
-        "invalid_body",
-        "malformed_json",
-        "unsupported_media_type",
-        "chain_unavailable",
-        "rate_limited",
-      ),
-    },
   }),
   async (c) => {
     const body = c.req.valid("json");

@@ -1,4 +1,5 @@
-// Named request and response schemas of the verification API (validation and the OpenAPI description).
+// Named request and response schemas of the verification API: the verify worker validates with them and both the
+// verify worker and the auth host (which forwards these routes) describe them in their OpenAPI documents.
 import { z } from "@hono/zod-openapi";
 
 const ATTESTATION_ID = /^[0-9a-f]{64}$/;
@@ -94,8 +95,17 @@ export const CheckResult = z
 
 export const NotFoundResult = z.object({ ok: z.literal(false), reasons: z.array(z.literal("not_found")) });
 
+/** `?limit=` of discover: at most this many attestations, and the default (docs/decisions.md, issue 16). */
+export const DISCOVER_MAX_LIMIT = 100;
+/** Plain digits 1-100, as the fleet's `?limit=`; anything else (0, 101, -1, 1.5, 1e2) is a 400, never clamped. */
+const DiscoverLimit = z
+  .string()
+  .regex(/^\d{1,3}$/, "must be an integer")
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= DISCOVER_MAX_LIMIT, `must be 1-${DISCOVER_MAX_LIMIT}`);
+
 export const DiscoverQuery = z
-  .strictObject(subjectFields)
+  .strictObject({ ...subjectFields, limit: DiscoverLimit.optional() })
   .refine((q) => [q.addr, q.id, q.identity].filter((v) => v !== undefined).length === 1, {
     message: "give exactly one of addr, id, identity",
   });

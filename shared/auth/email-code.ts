@@ -2,6 +2,10 @@
 // rejection sampling (no modulo bias, leading zeros kept), stored only as HMAC(key, email ‖ code), compared in
 // constant time, valid 10 minutes, at most 5 wrong tries whose count survives a resend for an hour.
 
+import { hex } from "@scure/base";
+import { utf8 } from "../crypto/digest";
+import { hmacSha256, hmacSha256Verify } from "../crypto/hmac";
+
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_FAILURES = 5;
 /** Failures are forgotten this long after the first one. */
@@ -21,27 +25,20 @@ export function newCode(): string {
   }
 }
 
+const macInput = (email: string, code: string) => utf8(`${email}\n${code}`);
+
+/** The stored form of a code: hex HMAC-SHA256(key, email ‖ "\n" ‖ code). */
 export async function codeMac(key: string, email: string, code: string): Promise<string> {
-  const hmacKey = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(key),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", hmacKey, new TextEncoder().encode(`${email}\n${code}`));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex.encode(await hmacSha256(utf8(key), macInput(email, code)));
 }
 
-/** Constant-time equality of two hex MACs of the same length. */
-export function sameMac(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  if (x.length !== y.length) return false;
-  return crypto.subtle.timingSafeEqual(x, y);
-}
-
-/** Failures that still count at `now` (the window starts at the first failure). */
-export function liveFailures(row: { failures: number; failuresSince: number | null }, now: number): number {
-  return row.failuresSince !== null && now - row.failuresSince < FAILURE_WINDOW_MS ? row.failures : 0;
+/** Whether `code` is the one stored as `storedMac`, checked by the platform's HMAC verify (constant time). */
+export async function codeMatches(key: string, email: string, code: string, storedMac: string): Promise<boolean> {
+  let mac: Uint8Array;
+  try {
+    mac = hex.decode(storedMac);
+  } catch {
+    return false;
+  }
+  return hmacSha256Verify(utf8(key), mac, macInput(email, code));
 }

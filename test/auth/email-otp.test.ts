@@ -1,7 +1,7 @@
 // Email one-time-code sign-in (DECISIONS 10; security-and-reliability §1.3 OTP-01…OTP-09).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { codeMac, newCode } from "../../shared/auth/email-code";
+import { codeMac, codeMatches, newCode } from "../../shared/auth/email-code";
 import { Browser } from "../helpers/browser";
 import { newWallet } from "../helpers/wallet";
 
@@ -89,6 +89,33 @@ describe("email code sign-in", () => {
     const locked = await verify(browser, email, fresh);
     expect(locked.status).toBe(429);
     expect(locked.body.reason).toBe("email_code_locked");
+  });
+
+  it("attack: 40 concurrent wrong guesses from 40 IPs are counted before they are compared: at most 5 evaluated, then locked", async () => {
+    const email = freshEmail();
+    await start(new Browser(), email);
+    const code = await lastCode(email.toLowerCase());
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0");
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => verify(new Browser(), email, wrong(i))));
+    const reasons = answers.map((a) => a.body.reason);
+    expect(reasons.filter((r) => r === "email_code_invalid").length).toBeLessThanOrEqual(5);
+    expect(reasons.every((r) => r === "email_code_invalid" || r === "email_code_locked")).toBe(true);
+    const right = await verify(new Browser(), email, code);
+    expect(right.status).toBe(429);
+    expect(right.body.reason).toBe("email_code_locked");
+    const row = await env.DB.prepare("SELECT failures FROM email_codes WHERE email = ?")
+      .bind(email.toLowerCase())
+      .first<{ failures: number }>();
+    expect(row?.failures).toBe(5);
+  });
+
+  it("codes are compared through the shared HMAC: the right code matches, a wrong one or a corrupt stored MAC does not", async () => {
+    const mac = await codeMac("k", "a@example.com", "123456");
+    expect(await codeMatches("k", "a@example.com", "123456", mac)).toBe(true);
+    expect(await codeMatches("k", "a@example.com", "123457", mac)).toBe(false);
+    expect(await codeMatches("k", "b@example.com", "123456", mac)).toBe(false);
+    expect(await codeMatches("k", "a@example.com", "123456", "zz")).toBe(false);
+    expect(await codeMatches("k", "a@example.com", "123456", mac.slice(2))).toBe(false);
   });
 
   it("OTP-04/10: the 6th start in an hour for one address is 429, whatever the IP", async () => {

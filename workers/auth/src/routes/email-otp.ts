@@ -5,13 +5,12 @@ import { and, eq, sql } from "drizzle-orm";
 import {
   CODE_TTL_MS,
   codeMac,
+  codeMatches,
   FAILURE_WINDOW_MS,
-  liveFailures,
   MAX_FAILURES,
   newCode,
   normalizeEmail,
   STARTS_PER_HOUR,
-  sameMac,
 } from "../../../../shared/auth/email-code";
 import { findOrCreateAccount } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
@@ -110,20 +109,28 @@ emailOtpRoutes.openapi(
     const key = codeKey(c.env);
     const now = Date.now();
     const db = orm(c.env.DB);
-    const row = await db.select().from(emailCodes).where(eq(emailCodes.email, email)).get();
-    if (!row) throw new AppError("email_code_invalid");
-    if (liveFailures(row, now) >= MAX_FAILURES) throw new AppError("email_code_locked");
-    if (now >= row.expiresAt) throw new AppError("email_code_expired");
-    const mac = await codeMac(key, email, body.code);
-    if (!sameMac(mac, row.codeMac)) {
-      // The wrong guess counts against the stored code, looked up by address, never by code value.
-      const windowOpen = row.failuresSince !== null && now - row.failuresSince < FAILURE_WINDOW_MS;
-      await db
-        .update(emailCodes)
-        .set(windowOpen ? { failures: sql`${emailCodes.failures} + 1` } : { failures: 1, failuresSince: now })
-        .where(eq(emailCodes.email, email));
-      throw new AppError("email_code_invalid");
+    // The attempt is counted before the code is compared, in one conditional write: of any number of concurrent
+    // guesses, only those that got a row back (at most MAX_FAILURES in a window) are ever compared.
+    const inWindow = sql`${emailCodes.failuresSince} is not null and ${now} - ${emailCodes.failuresSince} < ${FAILURE_WINDOW_MS}`;
+    const [row] = await db
+      .update(emailCodes)
+      .set({
+        failures: sql`case when ${inWindow} then ${emailCodes.failures} + 1 else 1 end`,
+        failuresSince: sql`case when ${inWindow} then ${emailCodes.failuresSince} else ${now} end`,
+      })
+      .where(and(eq(emailCodes.email, email), sql`(not (${inWindow}) or ${emailCodes.failures} < ${MAX_FAILURES})`))
+      .returning({ codeMac: emailCodes.codeMac, expiresAt: emailCodes.expiresAt });
+    if (!row) {
+      const held = await db
+        .select({ email: emailCodes.email })
+        .from(emailCodes)
+        .where(eq(emailCodes.email, email))
+        .get();
+      throw new AppError(held ? "email_code_locked" : "email_code_invalid");
     }
+    if (now >= row.expiresAt) throw new AppError("email_code_expired");
+    // A wrong guess has already been counted, against the address, never by code value.
+    if (!(await codeMatches(key, email, body.code, row.codeMac))) throw new AppError("email_code_invalid");
     // Single use: only one concurrent verify can delete the row.
     const consumed = await db
       .delete(emailCodes)

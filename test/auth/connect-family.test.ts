@@ -40,6 +40,33 @@ describe("Connect", () => {
     expect(JSON.stringify(stored.results)).not.toContain(key);
   });
 
+  it("attack: an integrator cannot pre-claim a stranger's email sign-in; the email stays unverified contact data", async () => {
+    const { key } = await integrator();
+    const victim = `victim-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const provisioned = (await (await provision(key, { user_id: "trap", email: victim })).json()) as { did_oc: string };
+    const identity = await env.DB.prepare("SELECT * FROM account_identities WHERE kind = 'email' AND value = ?")
+      .bind(victim)
+      .first();
+    expect(identity).toBeNull();
+    const contact = await env.DB.prepare("SELECT email FROM connect_users WHERE user_id = 'trap'").first<{
+      email: string;
+    }>();
+    expect(contact?.email).toBe(victim);
+    // The holder of the address proves it with a code and lands in an account of their own.
+    const browser = new Browser();
+    expect((await browser.post("/api/auth/email-otp/start", { email: victim })).status).toBe(200);
+    const mails = (await (
+      await fetch(`${env.MAIL_API_URL}/__admin/emails?to=${encodeURIComponent(victim)}`)
+    ).json()) as {
+      subject: string;
+    }[];
+    const code = /(\d{6})/.exec(mails[mails.length - 1]?.subject ?? "")?.[1];
+    const signedIn = await browser.post("/api/auth/email-otp/verify", { email: victim, code });
+    expect(signedIn.status).toBe(200);
+    const account = ((await signedIn.json()) as { account: { did_oc: string } }).account;
+    expect(account.did_oc).not.toBe(provisioned.did_oc);
+  });
+
   it("refuses a wrong key (401 unauthorized); a rotated key replaces the old one at once", async () => {
     const { browser, appId, key } = await integrator();
     expect(

@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { randomHex, sha256Hex } from "../../../../shared/crypto/digest";
 import { accountByIdentity, findOrCreateAccount } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
-import { accountIdentities, accounts, connectApps, connectUsers } from "../../../../shared/db/schema";
+import { accounts, connectApps, connectUsers } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
@@ -158,17 +158,18 @@ connectRoutes.openapi(
     const identity = { kind: `connect:${app.id}`, value: user_id };
     const existing = await accountByIdentity(db, identity.kind, identity.value);
     const account = existing ?? (await findOrCreateAccount(db, identity, { displayIdentityKind: "did" }, now));
+    // The email is the integrator's word, not proof: it is kept as contact data of the app's user and never becomes
+    // a sign-in identity (only its holder, with a mailed code, can make it one), so nobody can pre-claim an address.
     await db
       .insert(connectUsers)
-      .values({ appId: app.id, userId: user_id, accountId: account.id, createdAt: now })
+      .values({
+        appId: app.id,
+        userId: user_id,
+        accountId: account.id,
+        email: email?.toLowerCase() ?? null,
+        createdAt: now,
+      })
       .onConflictDoNothing();
-    if (email && !existing) {
-      // The email becomes a sign-in identity of the account only when no other account holds it.
-      await db
-        .insert(accountIdentities)
-        .values({ kind: "email", value: email.toLowerCase(), accountId: account.id, createdAt: now })
-        .onConflictDoNothing();
-    }
     const row = await db.select({ didOc: accounts.didOc }).from(accounts).where(eq(accounts.id, account.id)).get();
     return c.json({ ok: true as const, did_oc: row?.didOc ?? account.didOc, is_new: !existing }, 200);
   },

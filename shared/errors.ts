@@ -153,8 +153,11 @@ export class AppError extends Error {
   constructor(reason: Reason, options: { detail?: string; headers?: Record<string, string> } = {}) {
     super(options.detail ? `${reason}: ${options.detail}` : reason);
     this.name = "AppError";
-    this.reason = reason;
-    this.status = REASONS[reason];
+    // The compiler proves every reason is in the table; should a string from outside slip in at run time anyway,
+    // fail closed: a Response with an undefined status would be a 200.
+    const known = Object.hasOwn(REASONS, reason);
+    this.reason = known ? reason : "internal_error";
+    this.status = REASONS[this.reason];
     this.detail = options.detail;
     this.headers = options.headers;
   }

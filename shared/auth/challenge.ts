@@ -121,3 +121,27 @@ export function checkSignedChallenge(input: {
   if (verdict.ok) return { ok: true, challenge, scheme: verdict.scheme };
   return { ok: false, reason: verdict.reason === "network_mismatch" ? "network_mismatch" : "sig_invalid" };
 }
+
+/** The sign-in edge's reason for each challenge failure: one exhaustive switch, so every failure has a status. */
+export function challengeReason(failure: ChallengeFailure) {
+  switch (failure) {
+    case "malformed":
+      return "challenge_malformed" as const;
+    case "expired":
+      return "challenge_expired" as const;
+    case "not_yet_valid":
+      return "challenge_not_yet_valid" as const;
+    case "address_mismatch":
+      return "challenge_address_mismatch" as const;
+    case "nonce_mismatch":
+      return "challenge_nonce_mismatch" as const;
+    case "audience_mismatch":
+      return "challenge_audience_mismatch" as const;
+    case "purpose_mismatch":
+      return "challenge_purpose_mismatch" as const;
+    case "network_mismatch":
+      return "challenge_network_mismatch" as const;
+    case "sig_invalid":
+      return "challenge_sig_invalid" as const;
+  }
+}

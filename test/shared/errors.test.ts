@@ -22,4 +22,14 @@ describe("error table", () => {
     const res = errorResponse(new AppError("rate_limited", { detail: "internal" }));
     expect(await res.json()).toEqual({ ok: false, reason: "rate_limited" });
   });
+
+  it("attack on the mapping: a reason outside the table renders 500 internal_error, never a 2xx", async () => {
+    // The compiler refuses such a reason; this simulates one arriving at run time (e.g. from parsed data).
+    const unknown = JSON.parse('"no_such_reason"') as never;
+    const res = errorResponse(new AppError(unknown));
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ ok: false, reason: "internal_error" });
+    const inherited = errorResponse(new AppError(JSON.parse('"toString"') as never));
+    expect(inherited.status).toBe(500);
+  });
 });

@@ -1,12 +1,12 @@
 // POST /api/auth/signin: BIP-322 sign-in over an issued challenge; `add` joins the browser's roster.
 
 import { createRoute } from "@hono/zod-openapi";
-import { checkSignedChallenge } from "../../../../shared/auth/challenge";
+import { challengeReason, checkSignedChallenge } from "../../../../shared/auth/challenge";
 import { sha256Hex } from "../../../../shared/crypto/digest";
 import { findOrCreateBtcAccount } from "../../../../shared/db/accounts";
 import { consumeChallenge } from "../../../../shared/db/challenges";
 import { orm } from "../../../../shared/db/client";
-import { AppError, type Reason } from "../../../../shared/errors";
+import { AppError } from "../../../../shared/errors";
 import { jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
@@ -75,7 +75,7 @@ signinRoutes.openapi(
         network,
       },
     });
-    if (!checked.ok) throw new AppError(`challenge_${checked.reason}` as Reason);
+    if (!checked.ok) throw new AppError(challengeReason(checked.reason));
     const db = orm(c.env.DB);
     // Consumed only after the signature verified, so nobody but the signer can burn a nonce.
     const consumed = await consumeChallenge(db, {

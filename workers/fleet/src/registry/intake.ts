@@ -46,6 +46,6 @@ export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = 
 }
 
 /** Turns a library refusal into the spec's error envelope; the OC code, when any, leads the detail. */
-export function refuse(failure: { reason: string; detail: string }): never {
-  throw new AppError(failure.reason as ConstructorParameters<typeof AppError>[0], { detail: failure.detail });
+export function refuse(failure: { reason: Reason; detail: string }): never {
+  throw new AppError(failure.reason, { detail: failure.detail });
 }

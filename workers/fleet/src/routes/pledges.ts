@@ -20,7 +20,7 @@ import {
   type RuleCheck,
   verifyPledgeSignature,
 } from "../../../../shared/envelopes/pledge";
-import { AppError } from "../../../../shared/errors";
+import { AppError, type Reason } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
@@ -33,7 +33,7 @@ import { Address } from "../schemas";
 export const pledgeRoutes = routeGroup<FleetEnv>();
 const PledgeId = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex") });
 
-function checked(result: { ok: true } | { ok: false; reason: string; detail: string }) {
+function checked(result: { ok: true } | { ok: false; reason: Reason; detail: string }) {
   if (!result.ok) refuse(result);
 }
 
@@ -171,7 +171,7 @@ async function resolvePledge<P extends ParsedOutcome | ParsedAbandonment>(
   c: Context<FleetEnv>,
   inPath: boolean,
   steps: {
-    parse: (json: unknown) => Promise<P | { ok: false; reason: string; detail: string }>;
+    parse: (json: unknown) => Promise<P | { ok: false; reason: Reason; detail: string }>;
     check: (parsed: P, pledge: PledgeEnvelope, status: PledgeStatus, now: number) => RuleCheck;
     row: (parsed: P) => Omit<NewEnvelope, "projectId" | "body" | "id">;
     event: string;

@@ -137,6 +137,9 @@ export const REASONS = {
   oauth_response_invalid: 401,
   // payment processor webhooks: signed, but outside the timestamp tolerance (a replay)
   webhook_timestamp_stale: 401,
+  // I-JSON (RFC 7493) for every JSON body: a name repeated in one object, a string with a lone surrogate
+  duplicate_json_key: 400,
+  json_lone_surrogate: 400,
 } as const satisfies Record<string, number>;
 
 export type Reason = keyof typeof REASONS;

@@ -4,6 +4,7 @@ import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { Env, MiddlewareHandler } from "hono";
 import type { ZodError } from "zod";
 import { AppError, type Reason } from "./errors";
+import { checkIJson } from "./http/i-json";
 
 const TARGET_REASON: Record<string, Reason> = {
   json: "invalid_body",
@@ -37,19 +38,22 @@ const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
 
 /**
  * Routes with a JSON body run this first: a body that is not declared as JSON is refused (never parsed as JSON,
- * so a cross-site text/plain form post cannot smuggle one), and unparsable JSON is `malformed_json`.
- * The parsed body is cached by Hono, so the zod validator reads it without parsing twice.
+ * so a cross-site text/plain form post cannot smuggle one), unparsable JSON is `malformed_json`, and a body that is
+ * not I-JSON (a repeated name, a lone surrogate: i-json.ts) is refused with its own reason, for every route.
  */
 export const jsonBody: MiddlewareHandler = async (c, next) => {
   const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
   if (!JSON_MEDIA.test(mediaType)) {
     throw new AppError("unsupported_media_type", { detail: "send Content-Type: application/json" });
   }
+  const text = await c.req.text();
   try {
-    await c.req.json();
+    JSON.parse(text);
   } catch {
     throw new AppError("malformed_json");
   }
+  const checked = checkIJson(text);
+  if (!checked.ok) throw new AppError(checked.reason, { detail: checked.detail });
   await next();
 };
 

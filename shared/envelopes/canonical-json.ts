@@ -2,6 +2,8 @@
 // level, no whitespace, integers in plain decimal, minimal string escapes, undefined members omitted.
 // "Canonical bytes" of an envelope are this text plus one final LF.
 
+import { isWellFormed } from "../http/i-json";
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
 export class CanonicalJsonError extends Error {
@@ -19,6 +21,9 @@ const SHORT_ESCAPES: Record<string, string> = {
 };
 
 function canonicalString(value: string): string {
+  // RFC 8785 takes I-JSON: a lone surrogate would be emitted raw and become U+FFFD when encoded, so two different
+  // values would share one canonical form, one id and one signature.
+  if (!isWellFormed(value)) throw new CanonicalJsonError("strings must be well-formed Unicode (no lone surrogate)");
   let out = '"';
   for (const ch of value) {
     const short = SHORT_ESCAPES[ch];

@@ -2,6 +2,7 @@
 // local dev (DEV_MAIL_LOG=true) the dev log. Without either, 503 mailer_not_configured; an API that refuses is
 // 502 mailer_error. Message text never reaches the logs outside dev.
 import { AppError } from "../errors";
+import { headerValueProblem } from "../text";
 
 export interface MailConfig {
   MAIL_API_URL?: string;
@@ -24,7 +25,20 @@ export function mailerConfigured(config: MailConfig): boolean {
   return Boolean((config.MAIL_API_URL && config.MAIL_API_KEY && config.MAIL_FROM) || config.DEV_MAIL_LOG === "true");
 }
 
+/** Every value that reaches a mail header, checked here and nowhere else: a line break would start a new header. */
+function checkHeaders(config: MailConfig, mail: Mail): void {
+  const headers = { to: mail.to, subject: mail.subject, reply_to: mail.replyTo, from: config.MAIL_FROM };
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = value === undefined ? undefined : headerValueProblem(value);
+    if (problem)
+      throw new AppError("invalid_body", {
+        detail: `${name === "subject" ? "a value in the subject" : name} ${problem}`,
+      });
+  }
+}
+
 export async function sendMail(config: MailConfig, mail: Mail): Promise<void> {
+  checkHeaders(config, mail);
   if (config.MAIL_API_URL && config.MAIL_API_KEY && config.MAIL_FROM) {
     let res: Response;
     try {

@@ -2,6 +2,7 @@
 // is generated from them, and the tests build requests from them.
 import { z } from "@hono/zod-openapi";
 import { DISPLAY_IDENTITY_KINDS } from "../../../shared/auth/session-token";
+import { displayText } from "../../../shared/text";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -105,7 +106,7 @@ export const LogoutResult = z.object({ ok: z.literal(true), switched_to: DidOc.n
 
 export const AccountPatchBody = z
   .strictObject({
-    display_name: z.string().trim().min(1).max(64).regex(NO_CONTROL).nullable().optional(),
+    display_name: displayText(64).nullable().optional(),
     display_identity: z.enum(DISPLAY_IDENTITY_KINDS).optional(),
   })
   .openapi("AccountPatchRequest");

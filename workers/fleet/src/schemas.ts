@@ -1,12 +1,11 @@
 // Named request and response schemas of the fleet registry (validation and the OpenAPI description).
 import { z } from "@hono/zod-openapi";
+import { displayText } from "../../../shared/text";
 import { ID_PATTERNS } from "./ids";
 import { PageQuery } from "./pagination";
 import { ROLES, TOKEN_SCOPES } from "./roles";
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
-const Name = z.string().trim().min(1).max(100).regex(NO_CONTROL, "must be one line of text");
+const Name = displayText(100);
 export const Address = z
   .string()
   .min(14)

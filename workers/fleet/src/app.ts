@@ -5,6 +5,7 @@ import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import { sameOrigin } from "../../../shared/http/same-origin";
+import { securityHeaders } from "../../../shared/http/security-headers";
 import { ADMIN_EVENTS } from "./admin-log";
 import { hasBearer, identifyCaller } from "./caller";
 import type { FleetEnv } from "./env";
@@ -27,6 +28,7 @@ import { dispatchAfterWrite } from "./webhooks/after-write";
 
 export const app = new OpenAPIHono<FleetEnv>();
 
+app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
 app.use("/api/*", identifyCaller);

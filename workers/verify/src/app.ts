@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
+import { securityHeaders } from "../../../shared/http/security-headers";
 import type { VerifyEnv } from "./env";
 import { checkRoutes } from "./routes/check";
 import { discoverRoutes } from "./routes/discover";
@@ -10,6 +11,7 @@ import { verifyRoutes } from "./routes/verify";
 
 export const app = new OpenAPIHono<VerifyEnv>();
 
+app.use("*", securityHeaders());
 app.use("*", limitBody());
 for (const group of [verifyRoutes, checkRoutes, discoverRoutes]) app.route("/", group);
 mountMetaRoutes(app, { name: "verify", title: "Attestation verification API", version: "0.1.0" });

@@ -27,8 +27,6 @@ const signinPageRoute = createRoute({
 signinPageRoutes.openAPIRegistry.registerPath(signinPageRoute);
 signinPageRoutes.get(signinPageRoute.path, (c) => {
   c.header("Cache-Control", "no-store");
-  c.header("X-Frame-Options", "DENY");
-  c.header("Referrer-Policy", "same-origin");
   const asked = c.req.query("return_to");
   const returnTo = asked ? (safeReturnTo(asked, returnToPolicy(c.env)) ?? null) : null;
   return c.html(signinPage({ add: c.req.query("add") === "1", returnTo }));

@@ -4,9 +4,11 @@ import { describe, expect, it } from "vitest";
 import {
   buildFederationDelegation,
   type FederationDescriptor,
+  guardianIdentity,
   parseFederationDelegation,
   parseThreshold,
 } from "../../shared/envelopes/agent";
+import { newWallet } from "../helpers/wallet";
 
 const GUARDIANS = ["bc1qguardiana", "bc1qguardianb", "bc1qguardianc"];
 const DESCRIPTOR: FederationDescriptor = {
@@ -91,6 +93,32 @@ describe("rule 7", () => {
     ).toMatchObject({
       reason: "duplicate_guardian",
       code: "E_FEDERATION_DUPLICATE_GUARDIAN",
+    });
+  });
+
+  it("attack: one guardian under two spellings (bech32 case) counts once → duplicate_guardian", async () => {
+    const keys = [newWallet(), newWallet(), newWallet()].map((w) => w.address);
+    const descriptor = { ...DESCRIPTOR, guardians: keys.map((address) => ({ address, alg: "bip322" as const })) };
+    const first = keys[0] as string;
+    // 2-of-3 "signed" by the first guardian twice: once as written, once upper-cased (the same output script).
+    expect(await parseFederationDelegation(await envelope([first, first.toUpperCase()], descriptor))).toMatchObject({
+      reason: "duplicate_guardian",
+      code: "E_FEDERATION_DUPLICATE_GUARDIAN",
+    });
+    expect(guardianIdentity(first)).toBe(guardianIdentity(first.toUpperCase()));
+    expect(guardianIdentity(first)).not.toBe(guardianIdentity(keys[1] as string));
+  });
+
+  it("attack: a descriptor naming one guardian twice (two spellings), 2-of-3 met by that one guardian → descriptor_invalid", async () => {
+    const keys = [newWallet(), newWallet()].map((w) => w.address);
+    const [a, b] = keys as [string, string];
+    const doubled = {
+      ...DESCRIPTOR,
+      guardians: [a, b, a.toUpperCase()].map((address) => ({ address, alg: "bip322" as const })),
+    };
+    expect(await parseFederationDelegation(await envelope([a, a.toUpperCase()], doubled))).toMatchObject({
+      ok: false,
+      reason: "descriptor_invalid",
     });
   });
 

@@ -1,5 +1,7 @@
 // v1.2-draft federation principal (oc-wire-formats §3.13; service-spec rule 7): the descriptor's canonical message
 // and id, its schema, and the M-of-N signature block checks, in agent-core's order.
+import { hex } from "@scure/base";
+import { decodeAddress } from "../../bitcoin/address";
 import { sha256Hex } from "../../crypto/digest";
 import { refusal } from "./codes";
 import { ADDRESS, array, HEX64, isRecord, type JsonRecord, literal, record, text } from "./fields";
@@ -94,10 +96,21 @@ function checkDescriptor(value: JsonRecord, path: string): Threshold {
       throw invalid(`guardians[${index}].address is not an address`);
     if (alg !== "bip322") throw invalid(`guardians[${index}].alg must be "bip322"`);
     if (name !== undefined && typeof name !== "string") throw invalid(`guardians[${index}].name must be a string`);
-    if (seen.has(address)) throw invalid(`guardian ${address} is listed twice`);
-    seen.add(address);
+    const identity = guardianIdentity(address);
+    if (seen.has(identity)) throw invalid(`guardian ${address} is listed twice (the same output script)`);
+    seen.add(identity);
   });
   return threshold;
+}
+
+/**
+ * Who a guardian is: the output script its address decodes to, on its network, not the spelling. bech32 is
+ * case-insensitive, so `bc1q…` and `BC1Q…` are one guardian (security review item 5); an address that does not
+ * decode is compared as written (it can never verify a signature anyway).
+ */
+export function guardianIdentity(address: string): string {
+  const decoded = decodeAddress(address);
+  return decoded.ok ? `${decoded.network}:${hex.encode(decoded.script)}` : `text:${address}`;
 }
 
 /**
@@ -122,14 +135,15 @@ export async function checkFederation(
     const detail = `${sig.signatures.length} signature(s), threshold needs ${threshold.m}`;
     throw refusal("insufficient_signatures", "E_FEDERATION_BELOW_THRESHOLD", detail);
   }
-  const guardians = new Set(principal.descriptor.guardians.map((g) => g.address));
+  const guardians = new Set(principal.descriptor.guardians.map((g) => guardianIdentity(g.address)));
   const signed = new Set<string>();
   for (const { guardian_address: address } of sig.signatures) {
-    if (!guardians.has(address))
+    const identity = guardianIdentity(address);
+    if (!guardians.has(identity))
       throw refusal("unknown_guardian", "E_FEDERATION_UNKNOWN_GUARDIAN", `${address} is not a guardian`);
-    if (signed.has(address))
+    if (signed.has(identity))
       throw refusal("duplicate_guardian", "E_FEDERATION_DUPLICATE_GUARDIAN", `${address} signed twice`);
-    signed.add(address);
+    signed.add(identity);
   }
   return { descriptorId: recomputed, descriptor: principal.descriptor, threshold, signatures: sig.signatures };
 }

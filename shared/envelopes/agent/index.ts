@@ -48,6 +48,7 @@ export {
   FEDERATION_HEADER,
   FEDERATION_PREFIX,
   type FederationInfo,
+  guardianIdentity,
   isFederationPrincipal,
   parseThreshold,
   type Threshold,

@@ -52,7 +52,12 @@ export async function register(
     ]);
     return inserted[0] as EnvelopeRow;
   } catch (err) {
-    if (String(err).includes("UNIQUE")) throw new AppError("already_registered", { detail: `${row.id} is registered` });
+    const message = String(err);
+    // One resolution per pledge per project (the partial unique index): a concurrent second one lost the race.
+    if (message.includes("UNIQUE") && message.includes("pledge_id") && !message.includes("envelopes.id")) {
+      throw new AppError("pledge_not_pending", { detail: `pledge ${row.pledgeId} was resolved by another envelope` });
+    }
+    if (message.includes("UNIQUE")) throw new AppError("already_registered", { detail: `${row.id} is registered` });
     throw err;
   }
 }

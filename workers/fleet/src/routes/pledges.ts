@@ -1,9 +1,9 @@
 // OC Pledge registration (V1) with public reads by id and by swearer, and its V2 outcomes and abandonments, which
 // move a pending pledge to its final state (service-spec "States and transitions → Pledge"; DECISIONS 17, 28).
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Context } from "hono";
-import { orm } from "../../../../shared/db/client";
+import { type Db, orm } from "../../../../shared/db/client";
 import { envelopes } from "../../../../shared/db/schema";
 import {
   checkAbandonment,
@@ -26,7 +26,7 @@ import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 import { intake, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
-import { findEnvelope, type NewEnvelope, register } from "../registry/store";
+import { type EnvelopeRow, findEnvelope, type NewEnvelope, register } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { Address } from "../schemas";
 
@@ -107,13 +107,16 @@ pledgeRoutes.openapi(
   }),
   async (c) => {
     const { swearer } = c.req.valid("query");
-    const rows = await orm(c.env.DB)
+    const db = orm(c.env.DB);
+    const rows = await db
       .select()
       .from(envelopes)
       .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.swearer, swearer)))
       .orderBy(asc(envelopes.seq))
       .limit(200);
-    return c.json({ ok: true as const, pledges: rows.map(envelopeView) }, 200);
+    const ids = [...new Set(rows.map((r) => r.id))];
+    const pledges = await Promise.all(ids.map((id) => publicPledge(db, id)));
+    return c.json({ ok: true as const, pledges: pledges.filter((p) => p !== undefined).map(envelopeView) }, 200);
   },
 );
 
@@ -130,16 +133,38 @@ pledgeRoutes.openapi(
     },
   }),
   async (c) => {
-    const row = await orm(c.env.DB)
-      .select()
-      .from(envelopes)
-      .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.id, c.req.valid("param").id)))
-      .orderBy(asc(envelopes.seq))
-      .get();
+    const row = await publicPledge(orm(c.env.DB), c.req.valid("param").id);
     if (!row) throw new AppError("not_found");
     return c.json({ ok: true as const, pledge: envelopeView(row) }, 200);
   },
 );
+
+/**
+ * The public record of a pledge registered in any number of projects (docs/decisions.md, "Public pledge state"):
+ * outcomes and abandonments are signed by the swearer or an authorised resolver and verified on registration, so
+ * any valid one counts wherever it was registered. The answer is the pledge as stored in the project whose
+ * resolution was registered first (so its status is that resolution's), or, with none, as first registered.
+ */
+async function publicPledge(db: Db, id: string): Promise<EnvelopeRow | undefined> {
+  const firstResolution = db
+    .select({ projectId: envelopes.projectId })
+    .from(envelopes)
+    .where(and(eq(envelopes.pledgeId, id), inArray(envelopes.kind, ["outcome", "abandonment"])))
+    .orderBy(asc(envelopes.seq))
+    .limit(1);
+  const resolved = await db
+    .select()
+    .from(envelopes)
+    .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.id, id), eq(envelopes.projectId, firstResolution)))
+    .get();
+  if (resolved) return resolved;
+  return db
+    .select()
+    .from(envelopes)
+    .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.id, id)))
+    .orderBy(asc(envelopes.seq))
+    .get();
+}
 
 /** The stored pledge an outcome or abandonment cites, in the same project. */
 async function citedPledge(c: Context<FleetEnv>, projectId: string, pledgeId: string, pathId: string | undefined) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { randomHex } from "../../shared/crypto/digest";
 import { buildFederationDelegation } from "../../shared/envelopes/agent";
 import { isoSeconds } from "../../shared/time";
-import { FLEET, ownerWithProject, signedIn } from "../helpers/fleet";
+import { FLEET, FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
 
 async function federation(signers = 2) {
@@ -104,16 +104,46 @@ describe("fleet limits", () => {
     expect((await get("/api/health/deep")).status).toBe(200);
   });
 
-  it("limits calls per project (600/min), whatever their IPs", async () => {
+  it("limits calls per project (600/min), whatever their IPs and callers", async () => {
     const { owner, projectId } = await ownerWithProject();
+    // Five callers, none past its own share (150/min), so the project's bucket is what trips.
+    const callers = [owner];
+    for (let i = 0; i < 4; i++) {
+      const member = await signedIn();
+      await owner.call("POST", "/api/members", { project_id: projectId, address: member.address, role: "viewer" });
+      callers.push(member);
+    }
     const read = (i: number) =>
       SELF.fetch(`${FLEET}/api/projects/${projectId}`, {
-        headers: { "cf-connecting-ip": `198.18.${Math.floor(i / 100)}.1`, cookie: `oc_session=${owner.cookie}` },
+        headers: {
+          "cf-connecting-ip": `198.18.${Math.floor(i / 100)}.1`,
+          cookie: `oc_session=${callers[i % callers.length]?.cookie}`,
+        },
       });
     const { admitted, bound, res } = await untilLimited(read, 600, 2000);
     expect(admitted).toBeGreaterThanOrEqual(600);
     expect(admitted).toBeLessThanOrEqual(bound);
     expect(((await res.json()) as { reason: string }).reason).toBe("rate_limited");
+  }, 60_000);
+
+  it("attack: one caller at full speed stops at its own share (150/min); the other members and tokens are served", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    const viewer = await signedIn();
+    await owner.call("POST", "/api/members", { project_id: projectId, address: viewer.address, role: "viewer" });
+    const token = await owner.call<{ secret: string }>("POST", "/api/tokens", { project_id: projectId, name: "ci" });
+    // The viewer from many IPs, so no per-IP route bucket stops it first.
+    const read = (i: number) =>
+      SELF.fetch(`${FLEET}/api/projects/${projectId}`, {
+        headers: { "cf-connecting-ip": `198.19.${Math.floor(i / 60)}.1`, cookie: `oc_session=${viewer.cookie}` },
+      });
+    const { admitted, res } = await untilLimited(read, 150, 600);
+    expect(admitted).toBeGreaterThanOrEqual(150);
+    expect(admitted).toBeLessThan(600);
+    expect(((await res.json()) as { reason: string }).reason).toBe("rate_limited");
+    expect((await owner.call("GET", `/api/projects/${projectId}`)).status).toBe(200);
+    const bot = new FleetClient();
+    bot.bearer = token.body.secret;
+    expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(200);
   }, 60_000);
 
   it("refuses a body over 64 KiB with 413 body_too_large and stores nothing", async () => {

@@ -70,6 +70,6 @@ export async function projectAccess(
         .get()
     : undefined;
   if (!role || !project) throw new AppError("not_found");
-  await takeProjectToken(c, projectId);
+  await takeProjectToken(c, projectId, caller);
   return { caller, project, role, actor: actorOf(caller), db };
 }

@@ -33,6 +33,7 @@ export const PASS_THROUGH = [
   "BTCPAY_STORE_ID",
   "BTCPAY_WEBHOOK_SECRET",
   "WEBHOOK_MASTER_KEY",
+  "WEBHOOK_ALLOW_LOOPBACK",
   "CRON_SECRET",
   "COOKIE_DOMAIN",
   "AUTH_ORIGIN",
@@ -91,6 +92,9 @@ export function setupDevVars() {
   base.WEBHOOK_MASTER_KEY ??= randomBytes(32).toString("base64url");
   base.CRON_SECRET ??= randomBytes(24).toString("base64url");
   base.EMAIL_CODE_KEY ??= randomBytes(32).toString("base64url");
+  // Local development only (this file is never read in production): webhook endpoints on 127.0.0.1 over http, for
+  // the local receiver. A .dev.vars made before this key existed lacked it (security review item 12).
+  base.WEBHOOK_ALLOW_LOOPBACK ??= "true";
   // Without a mail API configured, email codes are written to the dev log (never in production).
   base.DEV_MAIL_LOG ??= "true";
   const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, WEBHOOK_MASTER_KEY, CRON_SECRET, ...shared } = base;

@@ -167,4 +167,19 @@ describe("classifyIpAddress (also for DoH answers, WH-10)", () => {
       expect(classifyIpAddress(text)).toBeNull();
     }
   });
+
+  it("uses a maintained parser (ipaddr.js): hex-mapped, mixed and inet_aton forms of private addresses", () => {
+    for (const [text, kind] of [
+      ["[::ffff:a9fe:a9fe]", "ipv4-mapped"], // 169.254.169.254, the metadata service, written in hex
+      ["[0:0:0:0:0:ffff:127.0.0.1]", "ipv4-mapped"],
+      ["0x7f.1", "loopback"],
+      ["0300.0250.0.1", "private"], // 192.168.0.1 in octal
+      ["3232235521", "private"], // 192.168.0.1 as one number
+      ["[2002:7f00:1::]", "ipv4-embedding"], // 6to4 of 127.0.0.1
+      ["[2001:0:7f00:1::]", "ipv4-embedding"], // Teredo
+    ] as const) {
+      expect(classifyIpAddress(text), text).toBe(kind);
+      expect(checkEndpointUrl(`https://${text}/hook`, { allowLoopback: false }).ok, text).toBe(false);
+    }
+  });
 });

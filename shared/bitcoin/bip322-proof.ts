@@ -25,12 +25,22 @@ export type Bip322Proof = { format: "simple"; witness: Uint8Array[] } | { format
 export type ProofShape = { ok: true; spend: ToSignSpend } | { ok: false; verdict: "invalid" | "inconclusive" };
 
 /**
- * Both decoders reject trailing bytes. A serialized transaction never parses as a witness stack
- * (its 4-byte version leaves bytes over), so trying the simple format first is unambiguous.
+ * Both decoders reject trailing bytes. Some transactions also read as a well-formed witness stack (a version such
+ * as 0xdb365704 reads as four items of 0x57, … bytes, and the rest can fit exactly), so a proof whose first input
+ * (after the version and the input count, or the segwit marker, flag and count) names this message's to_spend
+ * (`toSpend`, internal byte order) is read as a full proof first. A witness stack carrying that 32-byte hash at
+ * that place by accident would be a hash collision.
  */
-export function decodeProof(bytes: Uint8Array): Bip322Proof | null {
+export function decodeProof(bytes: Uint8Array, toSpend: Uint8Array): Bip322Proof | null {
+  const spendsToSpend = bytesEqual(bytes.subarray(5, 37), toSpend) || bytesEqual(bytes.subarray(7, 39), toSpend);
+  const full = spendsToSpend ? decodeFull(bytes) : null;
+  if (full) return full;
   const witness = decodeWitnessStack(bytes);
   if (witness) return { format: "simple", witness };
+  return decodeFull(bytes);
+}
+
+function decodeFull(bytes: Uint8Array): Bip322Proof | null {
   try {
     const tx: RawToSign = RawTx.decode(bytes);
     return { format: "full", tx };

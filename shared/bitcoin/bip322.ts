@@ -82,9 +82,9 @@ function verify(
   }
   if (scheme === "legacy") return fail("malformed_signature");
 
-  const proof = decodeProof(bytes);
-  if (!proof) return fail("malformed_signature");
   const toSpend = toSpendHash(decoded.script, message);
+  const proof = decodeProof(bytes, toSpend);
+  if (!proof) return fail("malformed_signature");
   const shape = toSignSpend(proof, toSpend);
   if (!shape.ok) return fail(shape.verdict === "inconclusive" ? "inconclusive" : "sig_invalid");
   // BIP-322 order: script failures are invalid before upgradeable rules make a proof inconclusive.

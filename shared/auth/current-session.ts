@@ -11,6 +11,8 @@ export { MAX_SESSION_COOKIES };
 export interface CurrentSession {
   claims: SessionClaims;
   session: SessionRow;
+  /** The account's primary Bitcoin address, read with the row. */
+  primaryBtc: string | null;
 }
 
 export async function resolveSession(
@@ -21,9 +23,9 @@ export async function resolveSession(
   for (const token of readSessionCookies(cookieHeader).slice(0, MAX_SESSION_COOKIES)) {
     const verified = await verifySessionToken(token, options.keys, options);
     if (!verified.ok) continue;
-    const session = await liveSessionByJti(db, verified.claims.jti, options.now);
+    const live = await liveSessionByJti(db, verified.claims.jti, options.now);
     // The row must belong to the token's subject: a token for A never unlocks B's row.
-    if (session && session.accountId === verified.claims.sub) return { claims: verified.claims, session };
+    if (live && live.session.accountId === verified.claims.sub) return { claims: verified.claims, ...live };
   }
   return undefined;
 }

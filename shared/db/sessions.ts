@@ -64,11 +64,17 @@ export async function reissueSession(db: Db, row: SessionRow, now: number): Prom
   return rows[0] ? { row: rows[0], jti } : undefined;
 }
 
-export async function liveSessionByJti(db: Db, jti: string, now: number): Promise<SessionRow | undefined> {
+/** The live row a JWT's jti names, with its account's primary Bitcoin address (one read for both). */
+export async function liveSessionByJti(
+  db: Db,
+  jti: string,
+  now: number,
+): Promise<{ session: SessionRow; primaryBtc: string | null } | undefined> {
   const tokenHash = await sha256Hex(jti);
   return db
-    .select()
+    .select({ session: sessions, primaryBtc: accounts.primaryBtc })
     .from(sessions)
+    .leftJoin(accounts, eq(accounts.id, sessions.accountId))
     .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
     .get();
 }

@@ -26,7 +26,7 @@ export interface Access {
 
 const rank = (role: Role) => ROLES.indexOf(role);
 
-export function atLeast(access: Access, minimum: Role): void {
+export function atLeast(access: Pick<Access, "role">, minimum: Role): void {
   if (rank(access.role) >= rank(minimum)) return;
   throw new AppError(minimum === "owner" ? "owner_required" : "role_forbidden");
 }
@@ -51,24 +51,29 @@ export async function projectAccess(
 ): Promise<Access> {
   const caller = requireCaller(c);
   const db = orm(c.env.DB);
+  const writable = options.write ? isNull(projects.archivedAt) : undefined;
   let role: Role | undefined;
+  let project: ProjectRow | undefined;
   if (caller.kind === "token") {
     role = caller.projectId === projectId ? scopeRole(caller.scope) : undefined;
+    project = role
+      ? await db
+          .select()
+          .from(projects)
+          .where(and(eq(projects.id, projectId), writable))
+          .get()
+      : undefined;
   } else if (caller.address) {
-    const member = await db
-      .select({ role: members.role })
+    // One read: the caller's membership and the project it is in.
+    const row = await db
+      .select({ role: members.role, project: projects })
       .from(members)
-      .where(and(eq(members.projectId, projectId), eq(members.address, caller.address)))
+      .innerJoin(projects, eq(projects.id, members.projectId))
+      .where(and(eq(members.projectId, projectId), eq(members.address, caller.address), writable))
       .get();
-    role = member?.role as Role | undefined;
+    role = row?.role as Role | undefined;
+    project = row?.project;
   }
-  const project = role
-    ? await db
-        .select()
-        .from(projects)
-        .where(and(eq(projects.id, projectId), options.write ? isNull(projects.archivedAt) : undefined))
-        .get()
-    : undefined;
   if (!role || !project) throw new AppError("not_found");
   await takeProjectToken(c, projectId, caller);
   return { caller, project, role, actor: actorOf(caller), db };

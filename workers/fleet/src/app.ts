@@ -18,9 +18,11 @@ import { checkoutRoutes } from "./routes/checkout";
 import { cronRoutes } from "./routes/cron";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { memberRoutes } from "./routes/members";
+import { pledgeResolutionRoutes } from "./routes/pledge-resolutions";
 import { pledgeRoutes } from "./routes/pledges";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
+import { revocationRoutes } from "./routes/revocations";
 import { tokenRoutes } from "./routes/tokens";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
@@ -41,7 +43,9 @@ for (const group of [
   adminLogRoutes,
   auditRoutes,
   agentRoutes,
+  revocationRoutes,
   pledgeRoutes,
+  pledgeResolutionRoutes,
   envelopeReadRoutes,
   webhookEndpointRoutes,
   webhookDeliveryRoutes,

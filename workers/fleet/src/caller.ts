@@ -8,7 +8,7 @@ import { resolveSession } from "../../../shared/auth/current-session";
 import { sha256Hex } from "../../../shared/crypto/digest";
 import { type PublicJwk, parsePreviousKeys, sessionKeysOf } from "../../../shared/crypto/signing-key";
 import { orm } from "../../../shared/db/client";
-import { accounts, apiTokens, members } from "../../../shared/db/schema";
+import { apiTokens, members } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
 import type { Caller, FleetBindings, FleetEnv } from "./env";
 import { TOKEN_SECRET } from "./ids";
@@ -88,8 +88,7 @@ export const identifyCaller: MiddlewareHandler<FleetEnv> = async (c, next) => {
       now,
     });
     if (current) {
-      const account = await db.select().from(accounts).where(eq(accounts.id, current.session.accountId)).get();
-      caller = { kind: "session", accountId: current.session.accountId, address: account?.primaryBtc ?? null };
+      caller = { kind: "session", accountId: current.session.accountId, address: current.primaryBtc };
     }
   }
   c.set("caller", caller);

@@ -10,6 +10,8 @@ import { expiredUnresolvedOutcome, isExpiryDue, type PledgeEnvelope } from "../.
 import { AppError } from "../../../shared/errors";
 import { forgetOldProcessorEvents } from "./billing/ledger";
 import type { FleetBindings } from "./env";
+import { envelopeIn } from "./registry/conditions";
+import { pledgeMovesTo } from "./registry/pledge-state";
 import { register } from "./registry/store";
 import { dispatch, endpointsWithDueWork, kickEndpoints } from "./webhooks/dispatch";
 
@@ -46,24 +48,15 @@ async function expirePledges(db: Db, now: number): Promise<number> {
           signedAt: outcome.envelope.resolved_at,
         },
         "pledge.outcome",
-        [
-          db
-            .update(envelopes)
-            .set({ status: "expired_unresolved" })
-            .where(
-              and(
-                eq(envelopes.projectId, row.projectId),
-                eq(envelopes.id, pledge.id),
-                eq(envelopes.kind, "pledge"),
-                eq(envelopes.status, "pending"),
-              ),
-            ),
-        ],
+        {
+          conditions: [envelopeIn(row.projectId, pledge.id, ["pledge"], "pending", "pledge_not_pending")],
+          also: pledgeMovesTo(db, row.projectId, pledge.id, "expired_unresolved"),
+        },
       );
       expired += 1;
     } catch (err) {
-      // Another run (or an earlier one) registered this very outcome: nothing to do.
-      if (!(err instanceof AppError && err.reason === "already_registered")) throw err;
+      // Another run registered this very outcome, or a resolution landed since the read: nothing to do.
+      if (!(err instanceof AppError && ["already_registered", "pledge_not_pending"].includes(err.reason))) throw err;
     }
   }
   return expired;

@@ -1,12 +1,20 @@
 // What every registration route does first: validated body, project write access (member or above), the
-// envelope's bytes exactly as sent, and the session address that rules 4 and 8 compare against.
+// envelope's bytes exactly as sent, and the session address that rules 4 and 8 compare against. With the kept
+// parents and memberships (parents.ts, memberships.ts) and the conditional write (store.ts), a warm registration
+// costs two D1 round trips: the caller (the token, or the session row with its account), then the batch.
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { type Db, orm } from "../../../../shared/db/client";
 import { AppError, type Reason } from "../../../../shared/errors";
 import { rawMember } from "../../../../shared/http/raw-json";
-import { type Access, atLeast, projectAccess } from "../access";
+import { atLeast } from "../access";
+import { requireCaller } from "../caller";
 import type { FleetEnv } from "../env";
+import { takeProjectToken } from "../limits";
+import { ROLES, scopeRole } from "../roles";
 import { ProjectId } from "../schemas";
+import { type Condition, projectWritable, tokenLive } from "./conditions";
+import { memberRole, stillMember } from "./memberships";
 
 export const RegistrationBody = z
   .strictObject({ project_id: ProjectId, envelope: z.record(z.string(), z.unknown()) })
@@ -27,25 +35,52 @@ export const REGISTRATION_ERRORS: Reason[] = [
 ];
 
 export interface Intake {
-  access: Access;
+  db: Db;
+  /** What the registration's write must still find true (registry/conditions.ts): the caller's access. */
+  conditions: Condition[];
   /** The envelope's bytes as received (stored, exported and delivered unchanged). */
   raw: string;
   /** The session address, or for a bearer token the owner's who created it (DECISIONS 28, 12). */
   sessionAddress: string;
 }
 
-/** `withRaw: false` for bodies that carry no envelope of their own (the flat action form). */
+const WRITERS = ROLES.slice(ROLES.indexOf("member"));
+
+/**
+ * Write access to the project, checked without a read where nothing can have changed: a token's project and scope
+ * are fixed at creation, so it only needs the write's conditions (live, creator still an owner, project not
+ * archived). A session's role comes from this isolate's memberships (read once), and the write re-checks it. `withRaw: false` for bodies that
+ * carry no envelope of their own (the flat action form).
+ */
 export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = true): Promise<Intake> {
-  const access = await projectAccess(c, projectId, { write: true });
-  atLeast(access, "member");
+  const caller = requireCaller(c);
+  const db = orm(c.env.DB);
+  const conditions = [projectWritable(projectId)];
+  if (caller.kind === "token") {
+    if (caller.projectId !== projectId) throw new AppError("not_found");
+    atLeast({ role: scopeRole(caller.scope) }, "member");
+    await takeProjectToken(c, projectId, caller);
+    conditions.push(tokenLive(caller.tokenId, Date.now()));
+  } else {
+    const role = caller.address ? await memberRole(db, projectId, caller.address) : undefined;
+    if (!role || !caller.address) throw new AppError("not_found");
+    atLeast({ role }, "member");
+    await takeProjectToken(c, projectId, caller);
+    conditions.push(...stillMember(projectId, caller.address, WRITERS));
+  }
   const raw = withRaw ? rawMember(await c.req.text(), "envelope") : "";
   if (raw === undefined) throw new AppError("invalid_body", { detail: "envelope: required" });
-  const sessionAddress = access.caller.address;
+  const sessionAddress = caller.address;
   if (!sessionAddress) throw new AppError("role_forbidden", { detail: "registering needs a Bitcoin account" });
-  return { access, raw, sessionAddress };
+  return { db, conditions, raw, sessionAddress };
 }
 
 /** Turns a library refusal into the spec's error envelope; the OC code, when any, leads the detail. */
 export function refuse(failure: { reason: Reason; detail: string }): never {
   throw new AppError(failure.reason, { detail: failure.detail });
+}
+
+/** Refuses with the check's reason unless it passed. */
+export function mustHold(check: { ok: true } | { ok: false; reason: Reason; detail: string }): void {
+  if (!check.ok) refuse(check);
 }

@@ -1,12 +1,14 @@
 // Registered envelopes in D1: one insert per registration, with its outbox event and any state change in the same
-// batch (one transaction), so a re-post is refused by the (project, id) unique index and nothing is half stored.
-import { and, eq, inArray, type SQL } from "drizzle-orm";
+// batch (one round trip, one transaction), conditional on what can change since the request's checks, so a re-post
+// or a lost race is refused and nothing is half stored.
+import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes, members, outbox } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import type { Caller } from "../env";
 import { newId } from "../ids";
+import { allHold, type Condition, notRegistered, refuseFailing } from "./conditions";
 
 export type EnvelopeRow = typeof envelopes.$inferSelect;
 export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt">;
@@ -28,29 +30,53 @@ export function eventPayload(row: NewEnvelope): string {
   return row.kind === "action" ? `${head},"delegation_id":"${row.delegationId}"}` : `${head}}`;
 }
 
-/** Stores the envelope and its event (and `also`, e.g. a status change); 409 already_registered on a re-post. */
+/** `insert … select <values> where <condition>`: every column of `table` in its declared order, absent ones null. */
+function valuesWhere(table: typeof envelopes | typeof outbox, values: Record<string, unknown>, where: SQL): SQL {
+  const columns = Object.keys(getTableColumns(table)).map((key) => sql`${values[key] ?? null}`);
+  return sql`select ${sql.join(columns, sql`, `)} where ${where}`;
+}
+
+export interface RegisterOptions {
+  /** What must still hold when the write runs (access, the parent's state, …): checked inside the batch. */
+  conditions: readonly Condition[];
+  /** Further writes of the same registration (a status change), each made conditional on `written`. */
+  also?: (written: SQL) => BatchItem<"sqlite">[];
+}
+
+/**
+ * Stores the envelope, its event and `also` in one batch, one round trip and one transaction. The event row is
+ * written first, only if every condition holds and the envelope is not registered yet; the envelope and the
+ * other writes follow only if that event row (a fresh id) exists. Nothing written: one read names the reason.
+ */
 export async function register(
   db: Db,
   row: NewEnvelope,
   eventType: string,
-  also: BatchItem<"sqlite">[] = [],
+  options: RegisterOptions,
+  attempt = 1,
 ): Promise<EnvelopeRow> {
   const now = Date.now();
-  const stored = { ...row, createdAt: now };
+  const eventId = newId("evt");
+  const conditions = [...options.conditions, notRegistered(row.projectId, row.id)];
+  const event = {
+    id: eventId,
+    projectId: row.projectId,
+    eventType,
+    envelopeId: row.id,
+    payload: eventPayload(row),
+    createdAt: now,
+  };
+  const written = sql`exists (select 1 from ${outbox} where ${outbox.id} = ${eventId})`;
+  let inserted: EnvelopeRow[];
   try {
-    const [inserted] = await db.batch([
-      db.insert(envelopes).values(stored).returning(),
-      db.insert(outbox).values({
-        id: newId("evt"),
-        projectId: row.projectId,
-        eventType,
-        envelopeId: row.id,
-        payload: eventPayload(row),
-        createdAt: now,
-      }),
-      ...also,
+    [, inserted] = await db.batch([
+      db.insert(outbox).select(valuesWhere(outbox, event, allHold(conditions))),
+      db
+        .insert(envelopes)
+        .select(valuesWhere(envelopes, { ...row, createdAt: now }, written))
+        .returning(),
+      ...(options.also?.(written) ?? []),
     ]);
-    return inserted[0] as EnvelopeRow;
   } catch (err) {
     const message = String(err);
     // One resolution per pledge per project (the partial unique index): a concurrent second one lost the race.
@@ -60,6 +86,12 @@ export async function register(
     if (message.includes("UNIQUE")) throw new AppError("already_registered", { detail: `${row.id} is registered` });
     throw err;
   }
+  const stored = inserted[0];
+  if (stored) return stored;
+  await refuseFailing(db, conditions);
+  // Every condition holds again (a state that changed and changed back between the two round trips): try once more.
+  if (attempt > 1) throw new Error(`registration of ${row.id} wrote nothing while every condition held`);
+  return register(db, row, eventType, options, attempt + 1);
 }
 
 export async function findEnvelope(

@@ -1,23 +1,15 @@
-// Registration of OC Agent envelopes (service-spec rules 1-8, DECISIONS 1-3, 18, 28): delegations (single-address
-// and federation), sub-delegations, actions (both body forms), revocations with their cascade.
+// Registration of OC Agent grants and actions (service-spec rules 1-8, DECISIONS 1-3, 18, 28): delegations
+// (single-address and federation), sub-delegations, actions (both body forms). Revocations: revocations.ts.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../../../shared/db/client";
-import { envelopes } from "../../../../shared/db/schema";
 import {
   actionFromFlat,
-  cascade,
   checkAction,
   checkDelegationSession,
-  checkRevocation,
   checkSubdelegation,
   FEDERATION_PREFIX,
   flatFields,
-  type GrantStatus,
-  type ParsedGrant,
   parseAgentEnvelope,
   parseFederationDelegation,
-  parseFederationRevocation,
   verifyEnvelopeSignatures,
 } from "../../../../shared/envelopes/agent";
 import { AppError, type Reason } from "../../../../shared/errors";
@@ -25,48 +17,14 @@ import { errorResponses, json, jsonRequest } from "../../../../shared/http/opena
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
-import { intake, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
-import { findEnvelope, register } from "../registry/store";
+import { grantRow, loadGrant } from "../registry/grants";
+import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
+import { register } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { ProjectId } from "../schemas";
 
 export const agentRoutes = routeGroup<FleetEnv>();
-const GRANT_KINDS = ["delegation", "subdelegation"] as const;
-const COMMON: Reason[] = [...REGISTRATION_ERRORS, "role_forbidden"];
-
-/** A stored delegation or sub-delegation, parsed again from its bytes, with its status now (DECISIONS 18). */
-async function loadGrant(db: Db, projectId: string, id: string, missing: Reason) {
-  const row = await findEnvelope(db, projectId, id, GRANT_KINDS);
-  if (!row) throw new AppError(missing, { detail: `${id} is not registered in this project` });
-  const parsed = row.principalAddress?.startsWith(FEDERATION_PREFIX)
-    ? await parseFederationDelegation(JSON.parse(row.body))
-    : await parseAgentEnvelope(row.kind as "delegation" | "subdelegation", JSON.parse(row.body));
-  if (!parsed.ok) throw new Error(`stored envelope ${id} no longer parses: ${parsed.detail}`);
-  const status: GrantStatus = row.status === "revoked" ? "revoked" : "active";
-  return { row, grant: parsed as ParsedGrant, status };
-}
-
-function signed(check: { ok: true } | { ok: false; reason: Reason; detail: string }) {
-  if (!check.ok) refuse(check);
-}
-
-function grantRow(projectId: string, raw: string, parsed: ParsedGrant, depth: number) {
-  const flat = flatFields(parsed);
-  return {
-    projectId,
-    id: parsed.id,
-    kind: parsed.kind,
-    body: raw,
-    status: "active",
-    principalAddress: flat.principal_address,
-    agentAddress: flat.agent_address,
-    parentId: "parent_id" in flat ? flat.parent_id : null,
-    scopes: JSON.stringify(flat.scopes),
-    issuedAt: flat.issued_at,
-    expiresAt: flat.expires_at,
-    depth,
-  };
-}
+export const AGENT_ERRORS: Reason[] = [...REGISTRATION_ERRORS, "role_forbidden"];
 
 for (const federation of [false, true]) {
   agentRoutes.openapi(
@@ -81,7 +39,7 @@ for (const federation of [false, true]) {
       responses: {
         201: json(z.object({ ok: z.literal(true), delegation: EnvelopeRecord }), "Registered"),
         ...errorResponses(
-          ...COMMON,
+          ...AGENT_ERRORS,
           "principal_must_match_session",
           federation ? "descriptor_invalid" : "federation_principal_wrong_endpoint",
           ...(federation
@@ -98,7 +56,7 @@ for (const federation of [false, true]) {
     }),
     async (c) => {
       const input = c.req.valid("json");
-      const { access, raw, sessionAddress } = await intake(c, input.project_id);
+      const { db, conditions, raw, sessionAddress } = await intake(c, input.project_id);
       const principal = (input.envelope.principal as { address?: unknown } | undefined)?.address;
       const isFederation = typeof principal === "string" && principal.startsWith(FEDERATION_PREFIX);
       if (!federation && isFederation) throw new AppError("federation_principal_wrong_endpoint");
@@ -106,9 +64,11 @@ for (const federation of [false, true]) {
         ? await parseFederationDelegation(input.envelope)
         : await parseAgentEnvelope("delegation", input.envelope);
       if (!parsed.ok) refuse(parsed);
-      signed(checkDelegationSession(parsed, sessionAddress));
-      signed(verifyEnvelopeSignatures(parsed));
-      const row = await register(access.db, grantRow(input.project_id, raw, parsed, 0), "delegation.registered");
+      mustHold(checkDelegationSession(parsed, sessionAddress));
+      mustHold(verifyEnvelopeSignatures(parsed));
+      const row = await register(db, grantRow(input.project_id, raw, parsed, 0), "delegation.registered", {
+        conditions,
+      });
       return c.json({ ok: true as const, delegation: envelopeView(row) }, 201);
     },
   );
@@ -124,7 +84,7 @@ agentRoutes.openapi(
     responses: {
       201: json(z.object({ ok: z.literal(true), subdelegation: EnvelopeRecord }), "Registered"),
       ...errorResponses(
-        ...COMMON,
+        ...AGENT_ERRORS,
         "parent_not_found",
         "parent_inactive",
         "principal_must_be_parent_agent",
@@ -134,21 +94,25 @@ agentRoutes.openapi(
   }),
   async (c) => {
     const input = c.req.valid("json");
-    const { access, raw } = await intake(c, input.project_id);
+    const { db, conditions, raw } = await intake(c, input.project_id);
     const principal = (input.envelope.principal as { address?: unknown } | undefined)?.address;
     if (typeof principal === "string" && principal.startsWith(FEDERATION_PREFIX)) {
       throw new AppError("federation_not_yet_supported");
     }
     const parsed = await parseAgentEnvelope("subdelegation", input.envelope);
     if (!parsed.ok) refuse(parsed);
-    const parent = await loadGrant(access.db, input.project_id, parsed.envelope.parent_id, "parent_not_found");
+    const parent = await loadGrant(db, input.project_id, parsed.envelope.parent_id, {
+      missing: "parent_not_found",
+      inactive: "parent_inactive",
+    });
     const parentDepth = parent.row.depth ?? 0;
-    signed(checkSubdelegation(parsed, parent.grant, { parentStatus: parent.status, parentDepth, now: Date.now() }));
-    signed(verifyEnvelopeSignatures(parsed));
+    mustHold(checkSubdelegation(parsed, parent.grant, { parentStatus: parent.status, parentDepth, now: Date.now() }));
+    mustHold(verifyEnvelopeSignatures(parsed));
     const row = await register(
-      access.db,
+      db,
       grantRow(input.project_id, raw, parsed, parentDepth + 1),
       "subdelegation.registered",
+      { conditions: [...conditions, ...parent.conditions] },
     );
     return c.json({ ok: true as const, subdelegation: envelopeView(row) }, 201);
   },
@@ -178,13 +142,13 @@ agentRoutes.openapi(
     request: { body: jsonRequest(z.union([RegistrationBody, FlatActionBody])) },
     responses: {
       201: json(z.object({ ok: z.literal(true), action: EnvelopeRecord }), "Registered"),
-      ...errorResponses(...COMMON, "delegation_not_found", "delegation_inactive", "agent_must_match_delegation"),
+      ...errorResponses(...AGENT_ERRORS, "delegation_not_found", "delegation_inactive", "agent_must_match_delegation"),
     },
   }),
   async (c) => {
     const input = c.req.valid("json");
     const flat = !("envelope" in input);
-    const { access, raw: received } = await intake(c, input.project_id, !flat);
+    const { db, conditions, raw: received } = await intake(c, input.project_id, !flat);
     let envelope: Record<string, unknown>;
     if (flat) {
       const { project_id: _p, ...fields } = input;
@@ -196,19 +160,17 @@ agentRoutes.openapi(
     }
     const parsed = await parseAgentEnvelope("action", envelope);
     if (!parsed.ok) refuse(parsed);
-    const { grant, status } = await loadGrant(
-      access.db,
-      input.project_id,
-      parsed.envelope.delegation_id,
-      "delegation_not_found",
-    );
-    signed(checkAction(parsed, grant, { status, now: Date.now() }));
-    signed(verifyEnvelopeSignatures(parsed));
+    const delegation = await loadGrant(db, input.project_id, parsed.envelope.delegation_id, {
+      missing: "delegation_not_found",
+      inactive: "delegation_inactive",
+    });
+    mustHold(checkAction(parsed, delegation.grant, { status: delegation.status, now: Date.now() }));
+    mustHold(verifyEnvelopeSignatures(parsed));
     const a = flatFields(parsed);
     // The flat form has no bytes of its own: it is stored as the envelope's canonical JSON.
     const raw = flat ? parsed.canonicalJson : received;
     const row = await register(
-      access.db,
+      db,
       {
         projectId: input.project_id,
         id: parsed.id,
@@ -224,80 +186,8 @@ agentRoutes.openapi(
         signedAt: a.signed_at,
       },
       "action.registered",
+      { conditions: [...conditions, ...delegation.conditions] },
     );
     return c.json({ ok: true as const, action: envelopeView(row) }, 201);
-  },
-);
-
-agentRoutes.openapi(
-  createRoute({
-    method: "post",
-    path: "/api/revocations",
-    summary: "Register a revocation (kind 30085): the delegation and every sub-delegation below it become revoked",
-    middleware: [routeLimit("revocations"), jsonBody],
-    request: { body: jsonRequest(RegistrationBody) },
-    responses: {
-      201: json(z.object({ ok: z.literal(true), revocation: EnvelopeRecord }), "Registered"),
-      ...errorResponses(
-        ...COMMON,
-        "delegation_not_found",
-        "already_revoked",
-        "signer_must_be_principal",
-        "signer_must_match_session",
-      ),
-    },
-  }),
-  async (c) => {
-    const input = c.req.valid("json");
-    const { access, raw, sessionAddress } = await intake(c, input.project_id);
-    const signer = (input.envelope.signer as { address?: unknown } | undefined)?.address;
-    const parsed =
-      typeof signer === "string" && signer.startsWith(FEDERATION_PREFIX)
-        ? await parseFederationRevocation(input.envelope)
-        : await parseAgentEnvelope("revocation", input.envelope);
-    if (!parsed.ok) refuse(parsed);
-    const { db } = access;
-    const target = await loadGrant(db, input.project_id, parsed.envelope.delegation_id, "delegation_not_found");
-    signed(checkRevocation(parsed, target.grant, { targetStatus: target.status, sessionAddress }));
-    signed(verifyEnvelopeSignatures(parsed));
-    const below = await db
-      .select({ id: envelopes.id, parent_id: envelopes.parentId })
-      .from(envelopes)
-      .where(and(eq(envelopes.projectId, input.project_id), eq(envelopes.kind, "subdelegation")));
-    const revoked = [
-      target.grant.id,
-      ...cascade(
-        target.grant.id,
-        below.map((r) => ({ id: r.id, parent_id: r.parent_id ?? "" })),
-      ),
-    ];
-    const r = flatFields(parsed);
-    const row = await register(
-      db,
-      {
-        projectId: input.project_id,
-        id: parsed.id,
-        kind: "revocation",
-        body: raw,
-        signerAddress: r.signer_address,
-        delegationId: r.delegation_id,
-        reason: r.reason,
-        signedAt: r.signed_at,
-      },
-      "revocation.registered",
-      [
-        db
-          .update(envelopes)
-          .set({ status: "revoked" })
-          .where(
-            and(
-              eq(envelopes.projectId, input.project_id),
-              inArray(envelopes.id, revoked),
-              inArray(envelopes.kind, [...GRANT_KINDS]),
-            ),
-          ),
-      ],
-    );
-    return c.json({ ok: true as const, revocation: envelopeView(row) }, 201);
   },
 );

@@ -18,7 +18,14 @@ export function subscribed(eventTypes: string, eventType: string): boolean {
   return types.includes(eventType) || types.includes("*");
 }
 
-/** Fans out pending events (all, or the given ids); returns the endpoints that got new deliveries. */
+/** D1 binds at most 100 parameters per statement; a delivery row takes 11. */
+const ROWS_PER_INSERT = 9;
+
+/**
+ * Fans out pending events (all, or the given ids) in three round trips whatever their number: the events, the
+ * active endpoints of their projects, then one batch (one transaction) that marks the events and inserts every
+ * delivery. Returns the endpoints that got new deliveries.
+ */
 export async function fanOut(db: Db, eventIds?: string[]): Promise<string[]> {
   const events = await db
     .select()
@@ -26,41 +33,54 @@ export async function fanOut(db: Db, eventIds?: string[]): Promise<string[]> {
     .where(and(isNull(outbox.fannedOutAt), eventIds ? inArray(outbox.id, eventIds) : undefined))
     .orderBy(outbox.createdAt)
     .limit(FANOUT_BATCH);
-  const woken = new Set<string>();
-  for (const event of events) {
-    const endpoints = await db
-      .select()
-      .from(webhookEndpoints)
-      .where(
-        and(
-          eq(webhookEndpoints.projectId, event.projectId),
-          eq(webhookEndpoints.active, true),
-          event.endpointId ? eq(webhookEndpoints.id, event.endpointId) : undefined,
-        ),
-      );
-    const targets = endpoints.filter((e) => event.endpointId !== null || subscribed(e.eventTypes, event.eventType));
-    const now = Date.now();
-    const rows = await Promise.all(
-      targets.map(async (endpoint) => ({
-        id: `whd_${randomHex(12)}`,
-        projectId: event.projectId,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        eventType: event.eventType,
-        idempotencyKey: await idempotencyKey(event.id, endpoint.id),
-        state: "pending",
-        attemptCount: 0,
-        nextRetryAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })),
+  const [first] = events;
+  if (!first) return [];
+  const projectIds = [...new Set(events.map((e) => e.projectId))];
+  const endpoints = await db
+    .select({ id: webhookEndpoints.id, projectId: webhookEndpoints.projectId, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(inArray(webhookEndpoints.projectId, projectIds), eq(webhookEndpoints.active, true)));
+  const now = Date.now();
+  const rows = await Promise.all(
+    events.flatMap((event) =>
+      endpoints
+        .filter((e) => e.projectId === event.projectId)
+        .filter((e) => (event.endpointId ? e.id === event.endpointId : subscribed(e.eventTypes, event.eventType)))
+        .map(async (endpoint) => ({
+          id: `whd_${randomHex(12)}`,
+          projectId: event.projectId,
+          endpointId: endpoint.id,
+          eventId: event.id,
+          eventType: event.eventType,
+          idempotencyKey: await idempotencyKey(event.id, endpoint.id),
+          state: "pending",
+          attemptCount: 0,
+          nextRetryAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })),
+    ),
+  );
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    inserts.push(
+      db
+        .insert(webhookDeliveries)
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .onConflictDoNothing(),
     );
-    // The event is marked first in the batch only so the tuple type has a head; the batch is one transaction.
-    await db.batch([
-      db.update(outbox).set({ fannedOutAt: now }).where(eq(outbox.id, event.id)),
-      ...rows.map((row) => db.insert(webhookDeliveries).values(row).onConflictDoNothing()),
-    ]);
-    for (const endpoint of targets) woken.add(endpoint.id);
   }
-  return [...woken];
+  await db.batch([
+    db
+      .update(outbox)
+      .set({ fannedOutAt: now })
+      .where(
+        inArray(
+          outbox.id,
+          events.map((e) => e.id),
+        ),
+      ),
+    ...inserts,
+  ]);
+  return [...new Set(rows.map((r) => r.endpointId))];
 }

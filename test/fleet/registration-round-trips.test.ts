@@ -1,0 +1,277 @@
+// A warm registration costs two D1 round trips (the caller, then one conditional batch), and folding the checks
+// into the write loses none of them: a token revoked, a member demoted or removed, a project archived, a parent
+// revoked after this isolate kept it, each still refuses the very next write with its reason, nothing stored.
+// The fleet app is called directly with a D1 binding that counts what the worker asks of it.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { cascade } from "../../shared/envelopes/agent";
+import { app } from "../../workers/fleet/src/app";
+import { grantTree } from "../../workers/fleet/src/routes/revocations";
+import { action, delegation, revocation, subdelegation } from "../helpers/envelopes";
+import { FLEET, signedIn } from "../helpers/fleet";
+import { newWallet } from "../helpers/wallet";
+
+/** Calls made in the background (after the answer, through waitUntil) even when they start before it. */
+const BACKGROUND = [/from "outbox" where .*"fanned_out_at" is null/i, /^update "api_tokens" set "last_used_at"/i];
+
+/**
+ * The D1 binding, logging the SQL of each call that reaches the database: a statement's first/all/run/raw, a
+ * batch (one call, logged by its first statement), exec.
+ */
+function countingD1(db: D1Database) {
+  const calls: string[] = [];
+  const raw = new WeakMap<object, { statement: D1PreparedStatement; query: string }>();
+  const wrap = (statement: D1PreparedStatement, query: string): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === "bind") return (...args: unknown[]) => wrap(target.bind(...args), query);
+        if (["first", "all", "run", "raw"].includes(String(key)) && typeof value === "function") {
+          return (...args: unknown[]) => {
+            calls.push(query);
+            return value.apply(target, args);
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    raw.set(proxy, { statement, query });
+    return proxy;
+  };
+  const binding = new Proxy(db, {
+    get(target, key) {
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          const inner = statements.map((s) => raw.get(s) ?? { statement: s, query: "?" });
+          calls.push(`batch: ${inner.map((s) => s.query).join("; ")}`);
+          return target.batch(inner.map((s) => s.statement));
+        };
+      }
+      if (key === "exec") {
+        return (query: string) => {
+          calls.push(query);
+          return target.exec(query);
+        };
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const onRequestPath = () => calls.filter((q) => !BACKGROUND.some((pattern) => pattern.test(q)));
+  return { binding, onRequestPath };
+}
+
+interface Caller {
+  ip: string;
+  auth: Record<string, string>;
+}
+
+/** POST through the app with a counting D1; the count stops at the answer (background dispatch is not the request). */
+async function post(caller: Caller, path: string, body: unknown) {
+  const { binding, onRequestPath } = countingD1(env.DB);
+  const ctx = createExecutionContext();
+  const res = await app.fetch(
+    new Request(`${FLEET}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": caller.ip, ...caller.auth },
+      body: JSON.stringify(body),
+    }),
+    { ...env, DB: binding },
+    ctx,
+  );
+  const calls = onRequestPath();
+  const json = (await res.json()) as { ok: boolean; reason?: string };
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, reason: json.reason, calls };
+}
+
+let ipSeq = 0;
+const nextIp = () => `198.51.100.${(ipSeq++ % 250) + 1}`;
+
+async function project() {
+  const principal = newWallet();
+  const agent = newWallet("p2tr");
+  const owner = await signedIn(principal.address);
+  const created = await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "round trips" });
+  const projectId = created.body.project.id;
+  const minted = await owner.call<{ token: { id: string }; secret: string }>("POST", "/api/tokens", {
+    project_id: projectId,
+    name: "agent",
+  });
+  const token: Caller = { ip: nextIp(), auth: { authorization: `Bearer ${minted.body.secret}` } };
+  const session: Caller = {
+    ip: nextIp(),
+    auth: { cookie: `oc_session=${owner.cookie}`, "sec-fetch-site": "same-origin" },
+  };
+  const grant = await delegation(principal, agent);
+  const first = await post(token, "/api/delegations", { project_id: projectId, envelope: grant.envelope });
+  expect(first.status).toBe(201);
+  return { principal, agent, owner, projectId, tokenId: minted.body.token.id, token, session, grant };
+}
+
+async function stored(projectId: string, id: string) {
+  const row = await env.DB.prepare(
+    "SELECT (SELECT count(*) FROM envelopes WHERE project_id = ?1 AND id = ?2) AS envelopes, (SELECT count(*) FROM outbox WHERE project_id = ?1 AND envelope_id = ?2) AS events",
+  )
+    .bind(projectId, id)
+    .first<{ envelopes: number; events: number }>();
+  return row;
+}
+
+describe("registration round trips", () => {
+  it("a token's action: three D1 round trips the first time (the delegation is read once), two after", async () => {
+    const p = await project();
+    const one = await action(p.grant.id, p.agent);
+    const first = await post(p.token, "/api/actions", { project_id: p.projectId, envelope: one.envelope });
+    expect(first.status).toBe(201);
+    expect(first.calls).toHaveLength(3);
+    for (let i = 0; i < 3; i++) {
+      const next = await action(p.grant.id, p.agent);
+      const res = await post(p.token, "/api/actions", { project_id: p.projectId, envelope: next.envelope });
+      expect(res.status).toBe(201);
+      expect(res.calls, res.calls.join("\n")).toHaveLength(2);
+    }
+  });
+
+  it("a session's action, warm: two round trips (the session row with its account, then the batch)", async () => {
+    const p = await project();
+    await post(p.session, "/api/actions", {
+      project_id: p.projectId,
+      envelope: (await action(p.grant.id, p.agent)).envelope,
+    });
+    const res = await post(p.session, "/api/actions", {
+      project_id: p.projectId,
+      envelope: (await action(p.grant.id, p.agent)).envelope,
+    });
+    expect(res.status).toBe(201);
+    expect(res.calls, res.calls.join("\n")).toHaveLength(2);
+  });
+
+  it("a re-post is 409 already_registered after one more read, and stores no second event", async () => {
+    const p = await project();
+    const one = await action(p.grant.id, p.agent);
+    await post(p.token, "/api/actions", { project_id: p.projectId, envelope: one.envelope });
+    const again = await post(p.token, "/api/actions", { project_id: p.projectId, envelope: one.envelope });
+    expect(again).toMatchObject({ status: 409, reason: "already_registered" });
+    expect(await stored(p.projectId, one.id)).toEqual({ envelopes: 1, events: 1 });
+  });
+});
+
+describe("what the write re-checks, after this isolate kept the delegation and the membership", () => {
+  async function warm() {
+    const p = await project();
+    for (const caller of [p.token, p.session]) {
+      const res = await post(caller, "/api/actions", {
+        project_id: p.projectId,
+        envelope: (await action(p.grant.id, p.agent)).envelope,
+      });
+      expect(res.status).toBe(201);
+    }
+    return p;
+  }
+
+  async function refused(p: Awaited<ReturnType<typeof project>>, caller: Caller, status: number, reason: string) {
+    const next = await action(p.grant.id, p.agent);
+    const res = await post(caller, "/api/actions", { project_id: p.projectId, envelope: next.envelope });
+    expect({ status: res.status, reason: res.reason }).toEqual({ status, reason });
+    expect(await stored(p.projectId, next.id)).toEqual({ envelopes: 0, events: 0 });
+  }
+
+  it("a delegation revoked since (as another isolate would): 409 delegation_inactive, then read afresh", async () => {
+    const p = await warm();
+    await env.DB.prepare("UPDATE envelopes SET status = 'revoked' WHERE project_id = ? AND id = ?")
+      .bind(p.projectId, p.grant.id)
+      .run();
+    await refused(p, p.token, 409, "delegation_inactive");
+    await refused(p, p.session, 409, "delegation_inactive");
+  });
+
+  it("a delegation revoked through the route: the same isolate's next action is refused", async () => {
+    const p = await warm();
+    const r = await revocation(p.grant.id, p.principal);
+    expect((await post(p.session, "/api/revocations", { project_id: p.projectId, envelope: r.envelope })).status).toBe(
+      201,
+    );
+    await refused(p, p.token, 409, "delegation_inactive");
+  });
+
+  it("the token revoked: 401 unauthenticated at once", async () => {
+    const p = await warm();
+    await env.DB.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ?").bind(Date.now(), p.tokenId).run();
+    await refused(p, p.token, 401, "unauthenticated");
+  });
+
+  it("the session's member demoted to viewer: 403 role_forbidden; removed: 404 not_found", async () => {
+    const p = await warm();
+    await env.DB.prepare("UPDATE members SET role = 'viewer' WHERE project_id = ? AND address = ?")
+      .bind(p.projectId, p.principal.address)
+      .run();
+    await refused(p, p.session, 403, "role_forbidden");
+    await env.DB.prepare("DELETE FROM members WHERE project_id = ? AND address = ?")
+      .bind(p.projectId, p.principal.address)
+      .run();
+    await refused(p, p.session, 404, "not_found");
+  });
+
+  it("the project archived: 404 not_found for the token and the session", async () => {
+    const p = await warm();
+    await env.DB.prepare("UPDATE projects SET archived_at = ? WHERE id = ?").bind(Date.now(), p.projectId).run();
+    await refused(p, p.token, 404, "not_found");
+    await refused(p, p.session, 404, "not_found");
+  });
+});
+
+describe("revocation cascade in SQL", () => {
+  it("a revoked sub-delegation's own children are revoked with it, and nothing above", async () => {
+    const p = await project();
+    const mid = newWallet();
+    const leaf = newWallet();
+    const sub = await subdelegation(p.grant.id, p.agent, mid);
+    const subsub = await subdelegation(sub.id, mid, leaf);
+    for (const s of [sub, subsub]) {
+      expect(
+        (await post(p.token, "/api/subdelegations", { project_id: p.projectId, envelope: s.envelope })).status,
+      ).toBe(201);
+    }
+    const r = await revocation(p.grant.id, p.principal);
+    expect((await post(p.session, "/api/revocations", { project_id: p.projectId, envelope: r.envelope })).status).toBe(
+      201,
+    );
+    const { results } = await env.DB.prepare(
+      "SELECT id, status FROM envelopes WHERE project_id = ? AND kind != 'revocation'",
+    )
+      .bind(p.projectId)
+      .all<{ id: string; status: string }>();
+    expect(Object.fromEntries(results.map((row) => [row.id, row.status]))).toEqual({
+      [p.grant.id]: "revoked",
+      [sub.id]: "revoked",
+      [subsub.id]: "revoked",
+    });
+  });
+
+  it("the recursive query agrees with cascade() on random trees", async () => {
+    const { orm } = await import("../../shared/db/client");
+    const db = orm(env.DB);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(11), { minLength: 1, maxLength: 12 }), fc.nat(12), async (parents, target) => {
+        const projectId = `proj_tree${run++}`;
+        // Node i (i ≥ 1) hangs below parents[i - 1] modulo i (a tree), or below a node outside it.
+        const rows = parents.map((p, i) => ({ id: `n${i + 1}`, parent_id: `n${p % (i + 1)}` }));
+        await env.DB.batch(
+          rows.map((r) =>
+            env.DB.prepare(
+              "INSERT INTO envelopes (project_id, id, kind, body, parent_id, created_at) VALUES (?, ?, 'subdelegation', '{}', ?, 0)",
+            ).bind(projectId, r.id, r.parent_id),
+          ),
+        );
+        const targetId = `n${target}`;
+        const fromSql = (await db.all<{ id: string }>(grantTree(projectId, targetId))).map((r) => r.id);
+        expect(new Set(fromSql)).toEqual(new Set([targetId, ...cascade(targetId, rows)]));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,7 +1,8 @@
 // Envelope registration: POST /api/actions on the fleet bundle (body and envelope validation, delegation lookup,
 // BIP-322 check, envelope + outbox insert, background fan-out) against the bare worker's single D1 insert of the
 // same envelopes. Every request is a distinct pre-signed action. Rate limits are respected, not bypassed: each
-// client address sends at most 100 requests (its bucket holds 120) and each project takes at most 400 (600).
+// client address sends at most 100 requests (its bucket holds 120), each project takes at most 400 (600), spread
+// over three tokens so that no caller passes its own share (150).
 
 import { seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
 import { clientIp, load } from "../lib/load.mjs";
@@ -11,6 +12,7 @@ import { startFleetAndBare } from "../lib/stack.mjs";
 const PER_IP = 100;
 const PER_PROJECT = 400;
 const CONNECTIONS = 50;
+const TOKENS_PER_PROJECT = 3;
 
 async function signActions(fx, projects, count) {
   const out = [];
@@ -22,13 +24,20 @@ async function signActions(fx, projects, count) {
   return out;
 }
 
+function nextOf(counts, key) {
+  const n = counts.get(key) ?? 0;
+  counts.set(key, n + 1);
+  return n;
+}
+
 function requestsFor(actions, { bare, ipBase }) {
+  const sent = new Map(); // per project, so its requests go round its tokens
   return actions.map(({ project, envelope }, i) => ({
     method: "POST",
     path: bare ? "/insert" : "/api/actions",
     headers: {
       "content-type": "application/json",
-      authorization: `Bearer ${project.secret}`,
+      authorization: `Bearer ${project.secrets[nextOf(sent, project.projectId) % TOKENS_PER_PROJECT]}`,
       "cf-connecting-ip": clientIp(ipBase + i, PER_IP),
     },
     body: JSON.stringify({ project_id: bare ? `proj_bare${project.projectId.slice(9)}` : project.projectId, envelope }),
@@ -49,7 +58,7 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
     for (let i = 0; i < nProjects; i++) {
       const owner = fx.newWallet("p2wpkh");
       const p = {
-        ...(await seedProject(db, owner)),
+        ...(await seedProject(db, owner, TOKENS_PER_PROJECT)),
         agent: fx.newWallet("p2wpkh"),
         scope: "stamp:sign(mime=text/markdown)",
       };

@@ -20,21 +20,16 @@ type LimiterEnv = { Bindings: { RATE_LIMITER: DurableObjectNamespace<RateLimiter
 
 /** This isolate's leases, made on first use: one book for every bucket the isolate limits. */
 let book: LeaseBook | undefined;
-/** Lease calls in flight, by bucket: concurrent requests of one bucket wait for one call instead of each making one. */
-const inFlight = new Map<string, Promise<void>>();
-
-function leaseOnce(ns: DurableObjectNamespace<RateLimiter>, leases: LeaseBook, key: string, rule: BucketRule) {
-  let call = inFlight.get(key);
-  if (!call) {
-    const giveBack = leases.release(key);
-    call = ns
-      .get(ns.idFromName(key))
-      .lease(rule, LEASE_WANT, giveBack)
-      .then((granted) => leases.record(key, granted, Date.now()))
-      .finally(() => inFlight.delete(key));
-    inFlight.set(key, call);
-  }
-  return call;
+/**
+ * One lease call, made by the request that needs it. Concurrent requests of one bucket do not share a call in
+ * flight: in Workers a request that awaits a promise another request's I/O will settle has no I/O of its own, and
+ * the runtime cancels it as hung (the registration bench found this at 50 connections). What they share is the
+ * book, plain data: tokens any call brings back serve whichever request takes them first.
+ */
+async function leaseOnce(ns: DurableObjectNamespace<RateLimiter>, leases: LeaseBook, key: string, rule: BucketRule) {
+  const giveBack = leases.release(key);
+  const granted = await ns.get(ns.idFromName(key)).lease(rule, LEASE_WANT, giveBack);
+  leases.record(key, granted, Date.now());
 }
 
 function headers(rule: BucketRule, decision: Pick<Admission, "remaining" | "resetMs">): Record<string, string> {

@@ -30,6 +30,14 @@ export function eventPayload(row: NewEnvelope): string {
   return row.kind === "action" ? `${head},"delegation_id":"${row.delegationId}"}` : `${head}}`;
 }
 
+const ENVELOPE_COLUMNS = Object.keys(getTableColumns(envelopes)) as (keyof EnvelopeRow)[];
+
+/** Every column of the envelopes table, absent ones null: the row as stored, without reading it back. */
+function fullRow(row: NewEnvelope, seq: number, createdAt: number): EnvelopeRow {
+  const values: Record<string, unknown> = { ...row, seq, createdAt };
+  return Object.fromEntries(ENVELOPE_COLUMNS.map((key) => [key, values[key] ?? null])) as unknown as EnvelopeRow;
+}
+
 /** `insert … select <values> where <condition>`: every column of `table` in its declared order, absent ones null. */
 function valuesWhere(table: typeof envelopes | typeof outbox, values: Record<string, unknown>, where: SQL): SQL {
   const columns = Object.keys(getTableColumns(table)).map((key) => sql`${values[key] ?? null}`);
@@ -67,7 +75,7 @@ export async function register(
     createdAt: now,
   };
   const written = sql`exists (select 1 from ${outbox} where ${outbox.id} = ${eventId})`;
-  let inserted: EnvelopeRow[];
+  let inserted: { seq: number }[];
   try {
     [, inserted] = await db.batch([
       db.insert(outbox).select(valuesWhere(outbox, event, allHold(conditions))),
@@ -87,7 +95,7 @@ export async function register(
     throw err;
   }
   const stored = inserted[0];
-  if (stored) return stored;
+  if (stored) return fullRow(row, stored.seq, now);
   await refuseFailing(db, conditions);
   // Every condition holds again (a state that changed and changed back between the two round trips): try once more.
   if (attempt > 1) throw new Error(`registration of ${row.id} wrote nothing while every condition held`);

@@ -27,8 +27,14 @@ const ROWS_PER_INSERT = 9;
  * delivery. Returns the endpoints that got new deliveries.
  */
 export async function fanOut(db: Db, eventIds?: string[]): Promise<string[]> {
+  // Not the payload: fan-out only routes events, and payloads are the bulk of the table.
   const events = await db
-    .select()
+    .select({
+      id: outbox.id,
+      projectId: outbox.projectId,
+      eventType: outbox.eventType,
+      endpointId: outbox.endpointId,
+    })
     .from(outbox)
     .where(and(isNull(outbox.fannedOutAt), eventIds ? inArray(outbox.id, eventIds) : undefined))
     .orderBy(outbox.createdAt)

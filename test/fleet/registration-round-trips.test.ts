@@ -1,12 +1,14 @@
-// A warm registration costs two D1 round trips (the caller, then one conditional batch), and folding the checks
-// into the write loses none of them: a token revoked, a member demoted or removed, a project archived, a parent
-// revoked after this isolate kept it, each still refuses the very next write with its reason, nothing stored.
+// A warm registration costs one D1 round trip with a token (the conditional batch) and two with a session (its row,
+// then the batch), and folding the checks into the write loses none of them: a token revoked, a member demoted or
+// removed, a project archived, a parent revoked after this isolate kept it, each still refuses the very next write
+// with its reason, nothing stored; and a caller who lost access learns nothing from which refusal it gets.
 // The fleet app is called directly with a D1 binding that counts what the worker asks of it.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cascade } from "../../shared/envelopes/agent";
 import { app } from "../../workers/fleet/src/app";
+import { isGuardedWrite } from "../../workers/fleet/src/registry/guarded-writes";
 import { grantTree } from "../../workers/fleet/src/routes/revocations";
 import { action, delegation, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, signedIn } from "../helpers/fleet";
@@ -121,18 +123,35 @@ async function stored(projectId: string, id: string) {
 }
 
 describe("registration round trips", () => {
-  it("a token's action: three D1 round trips the first time (the delegation is read once), two after", async () => {
+  it("a token's action: two D1 round trips the first time (the delegation is read once), one after", async () => {
+    // project() registered the delegation with this token, so the isolate knows the token already.
     const p = await project();
     const one = await action(p.grant.id, p.agent);
     const first = await post(p.token, "/api/actions", { project_id: p.projectId, envelope: one.envelope });
     expect(first.status).toBe(201);
-    expect(first.calls).toHaveLength(3);
+    expect(first.calls, first.calls.join("\n")).toHaveLength(2);
     for (let i = 0; i < 3; i++) {
       const next = await action(p.grant.id, p.agent);
       const res = await post(p.token, "/api/actions", { project_id: p.projectId, envelope: next.envelope });
       expect(res.status).toBe(201);
-      expect(res.calls, res.calls.join("\n")).toHaveLength(2);
+      expect(res.calls, res.calls.join("\n")).toHaveLength(1);
     }
+  });
+
+  it("a token's first request in an isolate reads it; a read route reads it on every request", async () => {
+    const p = await project();
+    const { binding, onRequestPath } = countingD1(env.DB);
+    for (let i = 0; i < 2; i++) {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(
+        new Request(`${FLEET}/api/actions?project_id=${p.projectId}`, { headers: { ...p.token.auth } }),
+        { ...env, DB: binding },
+        ctx,
+      );
+      expect(res.status).toBe(200);
+      await waitOnExecutionContext(ctx);
+    }
+    expect(onRequestPath().filter((q) => /from "api_tokens"/.test(q))).toHaveLength(2);
   });
 
   it("a session's action, warm: two round trips (the session row with its account, then the batch)", async () => {
@@ -203,6 +222,35 @@ describe("what the write re-checks, after this isolate kept the delegation and t
     await refused(p, p.token, 401, "unauthenticated");
   });
 
+  it("the token revoked and the project archived: 401, as a read of the token would answer", async () => {
+    const p = await warm();
+    await env.DB.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ?").bind(Date.now(), p.tokenId).run();
+    await env.DB.prepare("UPDATE projects SET archived_at = ? WHERE id = ?").bind(Date.now(), p.projectId).run();
+    await refused(p, p.token, 401, "unauthenticated");
+  });
+
+  it("a caller who lost access learns nothing from the refusal: not which delegations exist, nor a 409", async () => {
+    const p = await warm();
+    const unknownDelegation = await action("a".repeat(64), p.agent);
+    const knownAgain = await action(p.grant.id, p.agent);
+    expect(
+      (await post(p.token, "/api/actions", { project_id: p.projectId, envelope: knownAgain.envelope })).status,
+    ).toBe(201);
+    await env.DB.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ?").bind(Date.now(), p.tokenId).run();
+    await env.DB.prepare("DELETE FROM members WHERE project_id = ? AND address = ?")
+      .bind(p.projectId, p.principal.address)
+      .run();
+    for (const [caller, status, reason] of [
+      [p.token, 401, "unauthenticated"],
+      [p.session, 404, "not_found"],
+    ] as const) {
+      for (const envelope of [unknownDelegation.envelope, knownAgain.envelope]) {
+        const res = await post(caller, "/api/actions", { project_id: p.projectId, envelope });
+        expect({ status: res.status, reason: res.reason }).toEqual({ status, reason });
+      }
+    }
+  });
+
   it("the session's member demoted to viewer: 403 role_forbidden; removed: 404 not_found", async () => {
     const p = await warm();
     await env.DB.prepare("UPDATE members SET role = 'viewer' WHERE project_id = ? AND address = ?")
@@ -220,6 +268,24 @@ describe("what the write re-checks, after this isolate kept the delegation and t
     await env.DB.prepare("UPDATE projects SET archived_at = ? WHERE id = ?").bind(Date.now(), p.projectId).run();
     await refused(p, p.token, 404, "not_found");
     await refused(p, p.session, 404, "not_found");
+  });
+});
+
+describe("the guarded writes", () => {
+  it("are exactly the routes that register an envelope (those answering already_registered)", async () => {
+    const res = await app.fetch(new Request(`${FLEET}/api/openapi`), env, createExecutionContext());
+    const doc = (await res.json()) as { paths: Record<string, Record<string, { responses?: object }>> };
+    const registering: string[] = [];
+    const guarded: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const concrete = path.replace(/\{[^}]+\}/g, "x".repeat(64));
+        if (JSON.stringify(op.responses ?? {}).includes("already_registered")) registering.push(`${method} ${path}`);
+        if (isGuardedWrite(method.toUpperCase(), concrete)) guarded.push(`${method} ${path}`);
+      }
+    }
+    expect(registering.length).toBeGreaterThan(5);
+    expect(guarded.sort()).toEqual(registering.sort());
   });
 });
 

@@ -9,6 +9,7 @@ import { securityHeaders } from "../../../shared/http/security-headers";
 import { ADMIN_EVENTS } from "./admin-log";
 import { hasBearer, identifyCaller } from "./caller";
 import type { FleetEnv } from "./env";
+import { confirmRefusedAccess } from "./registry/intake";
 import { adminLogRoutes } from "./routes/admin-log";
 import { agentRoutes } from "./routes/agent-envelopes";
 import { auditRoutes } from "./routes/audit";
@@ -34,6 +35,7 @@ app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
 app.use("/api/*", identifyCaller);
+app.use("/api/*", confirmRefusedAccess);
 app.use("/api/*", dispatchAfterWrite);
 for (const group of [
   publicRoutes,

@@ -1,7 +1,8 @@
 // Who is calling the fleet: a project API token (Authorization: Bearer) or the auth host's session cookie,
 // bearer first (service-spec Authentication 2-3). A malformed bearer is anonymous; a well-formed one that is
 // unknown, revoked, expired, or whose creator is no longer an owner of its project is 401 `unauthenticated`
-// (DECISIONS 12). A cookie counts only while its session row is live.
+// (DECISIONS 12). A cookie counts only while its session row is live. On the registration routes alone, a token
+// this isolate has read is not read again: their write re-checks it in its own batch (registry/guarded-writes.ts).
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { resolveSession } from "../../../shared/auth/current-session";
@@ -12,6 +13,7 @@ import { apiTokens, members } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
 import type { Caller, FleetBindings, FleetEnv } from "./env";
 import { TOKEN_SECRET } from "./ids";
+import { isGuardedWrite } from "./registry/guarded-writes";
 import { storedScope } from "./roles";
 
 /** `last_used_at` is written at most this often per token, after the answer (never on the request path). */
@@ -37,26 +39,61 @@ function bearer(c: Context): string | undefined {
   return match?.[1] && TOKEN_SECRET.test(match[1]) ? match[1] : undefined;
 }
 
-async function tokenCaller(c: Context<FleetEnv>, secret: string, now: number): Promise<Caller> {
-  const db = orm(c.env.DB);
+/** What never changes about a token once minted, with when this isolate last saw `last_used_at` written. */
+interface KnownToken {
+  id: string;
+  projectId: string;
+  createdBy: string;
+  scope: string;
+  expiresAt: number;
+  lastUsedAt: number | null;
+}
+
+/** Tokens this isolate has read and found live, by secret hash: used only on guarded writes (guarded-writes.ts). */
+const MAX_KNOWN_TOKENS = 4096;
+const knownTokens = new Map<string, KnownToken>();
+
+/** Forgets a kept token (its guarded write found it dead). */
+export const forgetToken = (tokenHash: string) => knownTokens.delete(tokenHash);
+
+/** The token read from D1: live, and its creator an owner of its project right now, or 401. */
+async function readToken(c: Context<FleetEnv>, tokenHash: string, now: number): Promise<KnownToken> {
   // One read: the token, and whether its creator is an owner of the token's project right now.
-  const row = await db
+  const row = await orm(c.env.DB)
     .select({ token: apiTokens, creatorRole: members.role })
     .from(apiTokens)
     .leftJoin(members, and(eq(members.projectId, apiTokens.projectId), eq(members.address, apiTokens.createdBy)))
-    .where(eq(apiTokens.tokenHash, await sha256Hex(secret)))
+    .where(eq(apiTokens.tokenHash, tokenHash))
     .get();
   if (!row || row.token.revokedAt !== null || row.token.expiresAt <= now) {
+    knownTokens.delete(tokenHash);
     throw new AppError("unauthenticated", { detail: "API token unknown, revoked or expired" });
   }
   if (row.creatorRole !== "owner") {
+    knownTokens.delete(tokenHash);
     throw new AppError("unauthenticated", { detail: "the token's creator is no longer an owner of the project" });
   }
-  const { token } = row;
+  const { id, projectId, createdBy, scope, expiresAt, lastUsedAt } = row.token;
+  const known = { id, projectId, createdBy, scope, expiresAt, lastUsedAt };
+  if (knownTokens.size >= MAX_KNOWN_TOKENS) knownTokens.delete(knownTokens.keys().next().value as string);
+  knownTokens.set(tokenHash, known);
+  return known;
+}
+
+/**
+ * The bearer's caller. On a guarded write a token this isolate already knows is taken as is (`guessed`): the
+ * write's batch re-checks it. Anywhere else it is read.
+ */
+async function tokenCaller(c: Context<FleetEnv>, secret: string, now: number): Promise<Caller> {
+  const tokenHash = await sha256Hex(secret);
+  const kept = isGuardedWrite(c.req.method, c.req.path) ? knownTokens.get(tokenHash) : undefined;
+  const guessed = kept !== undefined && kept.expiresAt > now;
+  const token = guessed ? kept : await readToken(c, tokenHash, now);
   if (token.lastUsedAt === null || now - token.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+    token.lastUsedAt = now;
     // Conditional, so concurrent requests of one token write it once per resolution window.
     const stale = or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, now - LAST_USED_RESOLUTION_MS));
-    const write = db
+    const write = orm(c.env.DB)
       .update(apiTokens)
       .set({ lastUsedAt: now })
       .where(and(eq(apiTokens.id, token.id), stale));
@@ -65,9 +102,11 @@ async function tokenCaller(c: Context<FleetEnv>, secret: string, now: number): P
   return {
     kind: "token",
     tokenId: token.id,
+    tokenHash,
     projectId: token.projectId,
     address: token.createdBy,
     scope: storedScope(token.scope),
+    guessed,
   };
 }
 

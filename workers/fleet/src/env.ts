@@ -3,12 +3,24 @@ import type { BtcpayEnv } from "../../../shared/billing/btcpay";
 import type { StripeEnv } from "../../../shared/billing/stripe";
 import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
 import type { DispatcherBindings, WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
+import type { Condition } from "./registry/conditions";
 import type { TokenScope } from "./roles";
 
 /** Who is calling (caller.ts resolves it once per request). */
 export type Caller =
-  /** `address` is the token's creator, an owner of the project at this moment. */
-  | { kind: "token"; tokenId: string; projectId: string; address: string; scope: TokenScope }
+  /**
+   * `address` is the token's creator, an owner of the project at this moment; `guessed`: taken from this isolate's
+   * kept tokens on a guarded write, whose batch re-checks it (caller.ts).
+   */
+  | {
+      kind: "token";
+      tokenId: string;
+      tokenHash: string;
+      projectId: string;
+      address: string;
+      scope: TokenScope;
+      guessed: boolean;
+    }
   | { kind: "session"; accountId: string; address: string | null };
 
 export interface FleetBindings extends StripeEnv, BtcpayEnv, DispatcherBindings {
@@ -37,4 +49,8 @@ export interface FleetBindings extends StripeEnv, BtcpayEnv, DispatcherBindings 
   BILLING_PRO_SATS?: string;
 }
 
-export type FleetEnv = { Bindings: FleetBindings; Variables: { caller: Caller | undefined } };
+export type FleetEnv = {
+  Bindings: FleetBindings;
+  /** `guessedAccess`: a registration's access conditions when they came from this isolate's memory (intake.ts). */
+  Variables: { caller: Caller | undefined; guessedAccess?: Condition[] };
+};

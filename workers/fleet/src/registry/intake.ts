@@ -1,19 +1,19 @@
 // What every registration route does first: validated body, project write access (member or above), the
 // envelope's bytes exactly as sent, and the session address that rules 4 and 8 compare against. With the kept
-// parents and memberships (parents.ts, memberships.ts) and the conditional write (store.ts), a warm registration
-// costs two D1 round trips: the caller (the token, or the session row with its account), then the batch.
+// parents, tokens and memberships (parents.ts, caller.ts, memberships.ts) and the conditional write (store.ts), a
+// warm registration costs one D1 round trip with a token (the batch) and two with a session (its row, the batch).
 import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type Db, orm } from "../../../../shared/db/client";
-import { AppError, type Reason } from "../../../../shared/errors";
+import { AppError, errorResponse, type Reason } from "../../../../shared/errors";
 import { rawMember } from "../../../../shared/http/raw-json";
 import { atLeast } from "../access";
-import { requireCaller } from "../caller";
+import { forgetToken, requireCaller } from "../caller";
 import type { FleetEnv } from "../env";
 import { takeProjectToken } from "../limits";
 import { ROLES, scopeRole } from "../roles";
 import { ProjectId } from "../schemas";
-import { type Condition, projectWritable, tokenLive } from "./conditions";
+import { type Condition, firstFailing, projectWritable, tokenLive } from "./conditions";
 import { memberRole, stillMember } from "./memberships";
 
 export const RegistrationBody = z
@@ -55,25 +55,46 @@ const WRITERS = ROLES.slice(ROLES.indexOf("member"));
 export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = true): Promise<Intake> {
   const caller = requireCaller(c);
   const db = orm(c.env.DB);
-  const conditions = [projectWritable(projectId)];
+  let access: Condition[];
+  let guessed: boolean;
   if (caller.kind === "token") {
     if (caller.projectId !== projectId) throw new AppError("not_found");
     atLeast({ role: scopeRole(caller.scope) }, "member");
-    await takeProjectToken(c, projectId, caller);
-    conditions.push(tokenLive(caller.tokenId, Date.now()));
+    // The token first: a dead token is answered 401 whatever else has changed, as a read of it would.
+    const forget = () => forgetToken(caller.tokenHash);
+    access = [{ ...tokenLive(caller.tokenId, Date.now()), onFail: forget }, projectWritable(projectId)];
+    guessed = caller.guessed;
   } else {
-    const role = caller.address ? await memberRole(db, projectId, caller.address) : undefined;
-    if (!role || !caller.address) throw new AppError("not_found");
-    atLeast({ role }, "member");
-    await takeProjectToken(c, projectId, caller);
-    conditions.push(...stillMember(projectId, caller.address, WRITERS));
+    const member = caller.address ? await memberRole(db, projectId, caller.address) : undefined;
+    if (!member || !caller.address) throw new AppError("not_found");
+    atLeast(member, "member");
+    access = [projectWritable(projectId), ...stillMember(projectId, caller.address, WRITERS)];
+    guessed = member.kept;
   }
+  if (guessed) c.set("guessedAccess", access);
+  await takeProjectToken(c, projectId, caller);
   const raw = withRaw ? rawMember(await c.req.text(), "envelope") : "";
   if (raw === undefined) throw new AppError("invalid_body", { detail: "envelope: required" });
   const sessionAddress = caller.address;
   if (!sessionAddress) throw new AppError("role_forbidden", { detail: "registering needs a Bitcoin account" });
-  return { db, conditions, raw, sessionAddress };
+  return { db, conditions: [...access], raw, sessionAddress };
 }
+
+/**
+ * Mounted before the routes: when a registration that took its access from this isolate's memory (a kept token
+ * or role) is refused for any reason but 401, the access is read before the refusal is answered, and a lost access
+ * answers instead. A caller whose token was revoked or who left the project learns nothing about the project's
+ * envelopes from which refusal it gets; a caller whose access holds pays one read on a refusal, as before.
+ */
+export const confirmRefusedAccess: MiddlewareHandler<FleetEnv> = async (c, next) => {
+  await next();
+  const access = c.get("guessedAccess");
+  if (!access || c.res.status < 400 || c.res.status === 401) return;
+  const failing = await firstFailing(orm(c.env.DB), access);
+  if (!failing) return;
+  failing.onFail?.();
+  c.res = errorResponse(new AppError(failing.reason, failing.detail ? { detail: failing.detail } : {}));
+};
 
 /** Turns a library refusal into the spec's error envelope; the OC code, when any, leads the detail. */
 export function refuse(failure: { reason: Reason; detail: string }): never {

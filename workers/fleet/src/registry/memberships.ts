@@ -14,10 +14,15 @@ const keyOf = (projectId: string, address: string) => `${projectId}\n${address}`
 
 const isRole = (value: string | undefined): value is Role => ROLES.some((r) => r === value);
 
-export async function memberRole(db: Db, projectId: string, address: string): Promise<Role | undefined> {
+/** The address's role in the project; `kept` when it came from this isolate rather than a read. */
+export async function memberRole(
+  db: Db,
+  projectId: string,
+  address: string,
+): Promise<{ role: Role; kept: boolean } | undefined> {
   const key = keyOf(projectId, address);
   const kept = roles.get(key);
-  if (kept) return kept;
+  if (kept) return { role: kept, kept: true };
   const row = await db
     .select({ role: members.role })
     .from(members)
@@ -26,7 +31,7 @@ export async function memberRole(db: Db, projectId: string, address: string): Pr
   if (!isRole(row?.role)) return undefined;
   if (roles.size >= MAX_ENTRIES) roles.delete(roles.keys().next().value as string);
   roles.set(key, row.role);
-  return row.role;
+  return { role: row.role, kept: false };
 }
 
 /** The write's conditions: still a member (else 404), still in one of `allowed` (else 403 role_forbidden). */

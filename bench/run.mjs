@@ -11,11 +11,12 @@ import { bip322 } from "./cases/bip322.mjs";
 import { check } from "./cases/check.mjs";
 import { cookie } from "./cases/cookie.mjs";
 import { registration } from "./cases/registration.mjs";
+import { sustained } from "./cases/sustained.mjs";
 import { webhooks } from "./cases/webhooks.mjs";
 import { buildBenchWorker, buildProductWorker, importBenchTs, ROOT } from "./lib/build.mjs";
 import { machine, num, profileTable, table, versions } from "./lib/report.mjs";
 
-const NAMES = ["cookie", "bip322", "registration", "check", "audit", "webhooks"];
+const NAMES = ["cookie", "bip322", "registration", "sustained", "check", "audit", "webhooks"];
 const { values } = parseArgs({
   options: { quick: { type: "boolean", default: false }, only: { type: "string" } },
 });
@@ -27,6 +28,9 @@ const settings = {
   cookie: { n: quick ? 300 : 2_000 },
   bip322: { ms: quick ? 150 : 600, tries: quick ? 3 : 5, coldRuns: quick ? 1 : 3 },
   registration: { count: quick ? 300 : 2_000, sizes: SIZES },
+  sustained: quick
+    ? { steps: [100, 200], stepSeconds: 3, seconds: 10 }
+    : { steps: [150, 200, 250, 300, 350, 400, 450, 500], stepSeconds: 5, seconds: 60 },
   check: { count: quick ? 2_000 : 10_000 },
   audit: { sizes: quick ? [1_000, 10_000] : SIZES },
   webhooks: { events: quick ? 100 : 1_000, sizes: SIZES, timeoutMs: 180_000 },
@@ -127,6 +131,42 @@ if (only.includes("registration")) {
   details.push(
     `### Registration: CPU profile of the fleet isolate (last pass's warm-up, 200 registrations, 10 connections)\n\n${profileTable(cpu)}`,
   );
+}
+
+if (only.includes("sustained")) {
+  log("sustained registration");
+  const r = await sustained({ fx, bundles, ...settings.sustained, log });
+  const s = settings.sustained;
+  const steps = r.tried
+    .map(
+      (t) =>
+        `${t.rate}/s ${t.held ? "held" : `not held (${num(t.okPerSecond)}/s answered, p99 ${t.p99} ms${t.serverErrors ? `, ${t.serverErrors}×5xx` : ""}${t.errors ? `, ${t.errors} lost` : ""})`}`,
+    )
+    .join("; ");
+  const run = r.run;
+  table_.push({
+    benchmark: `Sustained registration \`POST /api/actions\`, ${s.seconds} s at the highest rate held (req/s, p50/p99 ms)`,
+    size: `steps of ${s.stepSeconds} s: ${steps}`,
+    project: run
+      ? `${num(run.okPerSecond)}/s for ${num(run.seconds, 1)} s, ${run.p50}/${run.p99} ms (${run.ok}×201 of ${run.sent}; ${run.serverErrors}×5xx, ${run.errors} lost)`
+      : "no step held",
+    baseline: `offered ${r.held ?? 0}/s`,
+    ratio: run ? num(run.okPerSecond / r.held, 2) : "0",
+    target: "0 × 5xx, 0 lost (1,000/s: docs/scale.md)",
+    met: run ? run.serverErrors === 0 && run.errors === 0 && run.ok === r.held * s.seconds : false,
+  });
+  if (r.limiter) {
+    const l = r.limiter;
+    table_.push({
+      benchmark: "Rate limiter accuracy under the sustained load (one address flooding the route)",
+      size: `${num(l.sent)} flood requests at 10/s`,
+      project: `${num(l.admitted)} admitted; regular load refused wrongly: ${l.wronglyRefused}`,
+      baseline: `${num(l.allowed)} allowed by the rule (120 + 2/s)`,
+      ratio: `${num(l.beyondPercent, 2)} % beyond`,
+      target: "0 % beyond the rule",
+      met: l.beyondPercent === 0 && l.wronglyRefused === 0,
+    });
+  }
 }
 
 if (only.includes("check")) {

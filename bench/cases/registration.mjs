@@ -14,7 +14,38 @@ const PER_PROJECT = 400;
 const CONNECTIONS = 50;
 const TOKENS_PER_PROJECT = 3;
 
-async function signActions(fx, projects, count) {
+/**
+ * `count` projects seeded in D1 (owner member, `TOKENS_PER_PROJECT` tokens), each with a delegation registered
+ * through the API (so the parent is a real registration): {projectId, secrets, agent, scope, delegationId}.
+ */
+export async function benchProjects({ fx, db, fleetUrl, count }) {
+  const projects = [];
+  for (let i = 0; i < count; i++) {
+    const owner = fx.newWallet("p2wpkh");
+    const p = {
+      ...(await seedProject(db, owner, TOKENS_PER_PROJECT)),
+      agent: fx.newWallet("p2wpkh"),
+      scope: "stamp:sign(mime=text/markdown)",
+    };
+    const built = await fx.delegation(owner, p.agent, { scopes: [p.scope] });
+    const res = await fetch(`${fleetUrl}/api/delegations`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${p.secret}`,
+        "cf-connecting-ip": `10.255.${(i >> 8) & 255}.${i & 255}`,
+      },
+      body: JSON.stringify({ project_id: p.projectId, envelope: built.envelope }),
+    });
+    if (res.status !== 201) throw new Error(`delegation: ${res.status} ${await res.text()}`);
+    p.delegationId = built.envelope.id;
+    projects.push(p);
+  }
+  return projects;
+}
+
+/** `count` distinct signed actions, going round `projects`. */
+export async function signActions(fx, projects, count) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const p = projects[i % projects.length];
@@ -53,29 +84,8 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
   try {
     const warmCount = 200;
     const nProjects = Math.ceil((count + warmCount) / PER_PROJECT) * sizes.length;
-    const projects = [];
+    const projects = await benchProjects({ fx, db, fleetUrl: stack.urls.fleet, count: nProjects });
     let ipBase = 0;
-    for (let i = 0; i < nProjects; i++) {
-      const owner = fx.newWallet("p2wpkh");
-      const p = {
-        ...(await seedProject(db, owner, TOKENS_PER_PROJECT)),
-        agent: fx.newWallet("p2wpkh"),
-        scope: "stamp:sign(mime=text/markdown)",
-      };
-      const built = await fx.delegation(owner, p.agent, { scopes: [p.scope] });
-      const res = await fetch(`${stack.urls.fleet}/api/delegations`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          authorization: `Bearer ${p.secret}`,
-          "cf-connecting-ip": clientIp(ipBase++, 1),
-        },
-        body: JSON.stringify({ project_id: p.projectId, envelope: built.envelope }),
-      });
-      if (res.status !== 201) throw new Error(`delegation: ${res.status} ${await res.text()}`);
-      p.delegationId = built.envelope.id;
-      projects.push(p);
-    }
     const filler = JSON.stringify((await fx.action(projects[0].delegationId, projects[0].agent)).envelope);
     let existing = 0;
     const perPass = nProjects / sizes.length;

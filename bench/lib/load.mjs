@@ -4,10 +4,10 @@ import autocannon from "autocannon";
 
 /**
  * Fires `requests` (an array of {method, path, headers, body}) at `url`, `connections` at a time, each request
- * exactly once (or `amount` times cycling when `cycle` is set). Returns ok/s, latency percentiles and the
- * status-code tally.
+ * exactly once (or `amount` times cycling when `cycle` is set), at most `rate` per second when given. Returns ok/s,
+ * latency percentiles and the status-code tally.
  */
-export async function load(url, requests, { connections = 50, expect = 200, amount, duration } = {}) {
+export async function load(url, requests, { connections = 50, expect = 200, amount, duration, rate } = {}) {
   let next = 0;
   const total = amount ?? requests.length;
   const start = performance.now();
@@ -22,6 +22,8 @@ export async function load(url, requests, { connections = 50, expect = 200, amou
         pipelining: 1,
         timeout: 30, // seconds: on a loaded 2-core machine a slow answer is latency, not a lost request
         ...(duration ? { duration } : { amount: total }),
+        // An offered rate (requests per second over all connections) instead of as fast as answers come back.
+        ...(rate ? { overallRate: rate } : {}),
         requests: [
           {
             setupRequest: (req) => {

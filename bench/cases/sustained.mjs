@@ -1,0 +1,122 @@
+// Sustained registration: how fast the fleet bundle registers actions for a minute with no 5xx, where it
+// saturates, and how exactly the leased rate limiter holds its rule meanwhile.
+// 1. Steps: the offered rate climbs (autocannon's overall rate) for a few seconds per step; a step is held when
+//    every request is answered 201, none is 5xx or lost, and the answers keep pace (the step ends within 20 % of
+//    its planned time). The first step not held is where it saturates.
+// 2. The highest held rate is offered for the whole minute.
+// 3. Meanwhile one more client, with a valid token, floods the same route from one address at FLOOD_RATE/s; every
+//    answer but 429 was admitted by its per-address bucket (120/min). Admitted beyond the rule = admitted − (the
+//    bucket's capacity + its refill over the flood's time); 0 is the goal.
+// Every request is a distinct pre-signed action; the regular load stays inside every bucket by construction
+// (round robin over addresses and tokens, each under its rule over the whole run), so a 429 there is a limiter
+// error too (refused wrongly).
+
+import { load } from "../lib/load.mjs";
+import { startFleetAndBare } from "../lib/stack.mjs";
+import { benchProjects, signActions } from "./registration.mjs";
+
+const CONNECTIONS = 100;
+/** The fleet's rules (workers/fleet/src/limits.ts): per address and route, and a token's share of its project. */
+const ROUTE_RULE = { capacity: 120, windowMs: 60_000 };
+const CALLER_RULE = { capacity: 150, windowMs: 60_000 };
+/** What a bucket admits over `seconds`, with a fifth kept spare. */
+const within = (rule, seconds) => Math.floor(0.8 * (rule.capacity + (seconds * 1000 * rule.capacity) / rule.windowMs));
+const FLOOD_RATE = 10;
+
+/** Requests for `actions`, round robin over `ips` addresses and over each project's tokens. */
+function spread(actions, ipBase, ips) {
+  const sent = new Map();
+  return actions.map(({ project, envelope }, i) => {
+    const n = sent.get(project.projectId) ?? 0;
+    sent.set(project.projectId, n + 1);
+    const a = ipBase + (i % ips);
+    return {
+      method: "POST",
+      path: "/api/actions",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${project.secrets[n % project.secrets.length]}`,
+        "cf-connecting-ip": `10.${(a >> 16) & 255}.${(a >> 8) & 255}.${a & 255}`,
+      },
+      body: JSON.stringify({ project_id: project.projectId, envelope }),
+    };
+  });
+}
+
+/**
+ * Projects and addresses enough for `count` requests over `seconds`, every bucket under its rule: three tokens per
+ * project, each inside its share (a project's 600 + 10/s holds three shares).
+ */
+function sizing(count, seconds) {
+  const tokens = Math.ceil(count / within(CALLER_RULE, seconds));
+  return { projects: Math.ceil(tokens / 3), ips: Math.ceil(count / within(ROUTE_RULE, seconds)) };
+}
+
+export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log }) {
+  const { stack, db } = await startFleetAndBare(bundles, (s) => ({ WEBHOOK_MASTER_KEY: s.WEBHOOK_MASTER_KEY }));
+  const fleet = stack.urls.fleet;
+  let ipBase = 1;
+  const prepared = async (count, secs) => {
+    const size = sizing(count, secs);
+    const projects = await benchProjects({ fx, db, fleetUrl: fleet, count: size.projects });
+    const requests = spread(await signActions(fx, projects, count), ipBase, size.ips);
+    ipBase += size.ips;
+    return requests;
+  };
+  try {
+    // Warm the isolate (wasm instantiation, first lease of buckets) before the first step.
+    await load(fleet, await prepared(200, 10), { connections: 10, expect: 201 });
+    const tried = [];
+    let held;
+    for (const rate of steps) {
+      const count = rate * stepSeconds;
+      const requests = await prepared(count, stepSeconds);
+      const r = await load(fleet, requests, { connections: CONNECTIONS, expect: 201, rate });
+      const serverErrors = Object.entries(r.statuses).reduce((n, [code, k]) => n + (code >= "500" ? k : 0), 0);
+      const ok = r.ok === count && serverErrors === 0 && r.errors === 0 && r.seconds <= stepSeconds * 1.2;
+      tried.push({ rate, ...r, serverErrors, held: ok });
+      log(`sustained step ${rate}/s: ${JSON.stringify({ ...r, serverErrors, held: ok })}`);
+      if (!ok) break;
+      held = rate;
+    }
+    if (!held) return { tried };
+    log(`sustained: signing ${held * seconds} actions for ${seconds} s at ${held}/s`);
+    const requests = await prepared(held * seconds, seconds);
+    const [flooder] = await benchProjects({ fx, db, fleetUrl: fleet, count: 1 });
+    const floodIp = "10.254.0.1";
+    const flood = Array.from({ length: FLOOD_RATE * seconds }, () => ({
+      method: "POST",
+      path: "/api/actions",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${flooder.secret}`,
+        "cf-connecting-ip": floodIp,
+      },
+      body: JSON.stringify({ project_id: flooder.projectId, envelope: {} }),
+    }));
+    const floodStart = performance.now();
+    const [run, flooded] = await Promise.all([
+      load(fleet, requests, { connections: CONNECTIONS, expect: 201, rate: held }),
+      load(fleet, flood, { connections: 1, expect: 429, rate: FLOOD_RATE }).then((f) => ({
+        ...f,
+        elapsedMs: performance.now() - floodStart,
+      })),
+    ]);
+    const serverErrors = Object.entries(run.statuses).reduce((n, [code, k]) => n + (code >= "500" ? k : 0), 0);
+    const admitted = Object.entries(flooded.statuses).reduce((n, [code, k]) => n + (code === "429" ? 0 : k), 0);
+    const allowed = Math.floor(ROUTE_RULE.capacity + (flooded.elapsedMs * ROUTE_RULE.capacity) / ROUTE_RULE.windowMs);
+    const limiter = {
+      sent: flooded.sent,
+      admitted,
+      allowed,
+      beyondPercent: (Math.max(0, admitted - allowed) / allowed) * 100,
+      wronglyRefused: run.statuses[429] ?? 0,
+    };
+    log(
+      `sustained ${held}/s for ${seconds} s: ${JSON.stringify({ ...run, serverErrors })}; limiter ${JSON.stringify(limiter)}`,
+    );
+    return { tried, held, run: { ...run, serverErrors }, limiter };
+  } finally {
+    await stack.dispose().catch(() => {});
+  }
+}

@@ -1,8 +1,11 @@
 // `npm start`: local setup (signing key, D1 migrations, explorer assets), then all three workers:
 // auth + verify on http://localhost:8787 (one wrangler process), fleet on http://localhost:8788 (a second one),
-// sharing local D1/KV/DO state in .state. SIGINT or SIGTERM to this process stops everything.
+// sharing local D1/KV/DO state in .state. SIGINT or SIGTERM to this process stops everything. A port already in
+// use is refused before anything starts (exit 1); one line per host says when it answers, with its URLs; a worker
+// that exits on its own stops the rest and exits non-zero.
 import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { setupDevVars } from "./dev-setup.mjs";
 
@@ -26,6 +29,23 @@ const env = {
 };
 process.chdir(root);
 
+/** Resolves when nothing listens on 127.0.0.1:`port`; rejects with the port when something does. */
+function free(port) {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", () => reject(port));
+    probe.listen(Number(port), "127.0.0.1", () => probe.close(resolve));
+  });
+}
+try {
+  for (const port of Object.values(ports)) await free(port);
+} catch (port) {
+  console.error(
+    `npm start: port ${port} is already in use (another npm start?). Stop it, or move this stack with PORT_AUTH, PORT_FLEET, INSPECTOR_PORT_AUTH and INSPECTOR_PORT_FLEET.`,
+  );
+  process.exit(1);
+}
+
 const passed = setupDevVars();
 // `--var` reaches only the first worker of a multi-config `wrangler dev` (auth), not verify beside it, which reads
 // only its own .dev.vars (setupDevVars rewrote it just now): its pass-through variables are appended there.
@@ -35,15 +55,23 @@ if (verifyVars.length) appendFileSync(path.join(root, "workers", "verify", ".dev
 // Variables from this process's environment (DECISIONS 27), for this start only.
 const varFlags = Object.entries(passed).flatMap(([key, value]) => ["--var", `${key}:${value}`]);
 execFileSync(process.execPath, ["scripts/build-assets.mjs"], { stdio: "inherit" });
-execFileSync(
-  wrangler,
-  ["d1", "migrations", "apply", "oc-db", "--local", "--persist-to", stateDir, "-c", "wrangler.toml"],
-  {
-    stdio: "inherit",
-    env,
-  },
-);
+// wrangler reprints its whole table after each migration it applies (seven tables for seven); say each once.
+let migrationLog = "";
+try {
+  migrationLog = execFileSync(
+    wrangler,
+    ["d1", "migrations", "apply", "oc-db", "--local", "--persist-to", stateDir, "-c", "wrangler.toml"],
+    { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  );
+} catch (err) {
+  process.stderr.write(`${err.stdout ?? ""}${err.stderr ?? ""}`);
+  console.error("npm start: the local D1 migrations failed (above); nothing was started.");
+  process.exit(1);
+}
+const applied = [...new Set([...migrationLog.matchAll(/([\w-]+\.sql)\s*│\s*✅/g)].map((m) => m[1]))];
+console.log(applied.length ? `D1 migrations applied: ${applied.join(", ")}` : "D1 migrations: up to date");
 
+let stopping = false;
 const common = ["--ip", "127.0.0.1", "--persist-to", stateDir, ...varFlags];
 const processes = [
   [
@@ -80,14 +108,42 @@ const processes = [
     stream.on("data", (chunk) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, `[${name}] `)));
   }
   child.on("exit", (code, signal) => {
-    console.log(`[${name}] exited ${code ?? signal}`);
-    shutdown();
+    if (stopping) return;
+    console.error(`[${name}] exited on its own (${code ?? signal}); stopping the rest`);
+    shutdown(1);
   });
   return child;
 });
 
-let stopping = false;
-function shutdown() {
+/** Prints one line per host once it answers its health route (polled; wrangler's own output stays above). */
+async function announce(name, origin, pages) {
+  const until = Date.now() + 180_000;
+  while (!stopping && Date.now() < until) {
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) {
+        console.log(`\n${name} ready: ${pages.map(([label, p]) => `${label} ${origin}${p}`).join(" · ")}\n`);
+        return;
+      }
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+const authOrigin = `http://localhost:${ports.auth}`;
+const fleetOrigin = `http://localhost:${ports.fleet}`;
+Promise.all([
+  announce("auth + verify", authOrigin, [
+    ["sign-in", "/signin"],
+    ["API explorer", "/api-explorer"],
+  ]),
+  announce("fleet", fleetOrigin, [
+    ["dashboard", "/dashboard/"],
+    ["API explorer", "/api-explorer"],
+  ]),
+]).then(() => {
+  if (!stopping) console.log("Ctrl-C stops both.\n");
+});
+
+function shutdown(exitCode = 0) {
   if (stopping) return;
   stopping = true;
   for (const child of processes) {
@@ -101,11 +157,11 @@ function shutdown() {
         process.kill(-child.pid, "SIGKILL");
       } catch {}
     }
-    process.exit(0);
+    process.exit(exitCode);
   }, 3000).unref();
   Promise.all(
     processes.map((c) => (c.exitCode !== null || c.signalCode ? null : new Promise((r) => c.on("exit", r)))),
-  ).then(() => process.exit(0));
+  ).then(() => process.exit(exitCode));
 }
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+process.on("SIGINT", () => shutdown(0));
+process.on("SIGTERM", () => shutdown(0));

@@ -1,12 +1,14 @@
 // `/api/check` served from its cache, on the verify bundle directly (auth's VERIFY forwarding is not in the path),
 // against the bare worker's constant JSON. The cache is primed once from loopback upstreams (Esplora and a nostr
 // relay, the test harness's fakes) with a bip322-js-signed, funded and published attestation; every measured
-// answer must be a hit. The read limit (60/min per IP) is respected: each client address sends at most 50.
+// answer must be a hit. The read limit (60/min per IP) is respected: each client address sends at most 50, and
+// the clients take turns (a client's 50 back to back at 50 connections would stall every connection on that
+// client's first lease call, one round trip per client, which no traffic of independent clients looks like).
 import WebSocket from "ws";
 import { startEsplora } from "../../test/harness/esplora-server.mjs";
 import { attestationEvent } from "../../test/harness/nostr-event.mjs";
 import { startRelay } from "../../test/harness/nostr-relay.mjs";
-import { clientIp, load } from "../lib/load.mjs";
+import { interleavedIp, load } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
 import { benchWorker, productWorker, startStack } from "../lib/stack.mjs";
 
@@ -58,7 +60,7 @@ export async function check({ fx, bundles, count, log, profile = false }) {
       Array.from({ length: count }, (_, i) => ({
         method: "GET",
         path: p,
-        headers: { "cf-connecting-ip": clientIp(base + i, PER_IP) },
+        headers: { "cf-connecting-ip": interleavedIp(base, i, count, PER_IP) },
       }));
     const prime = async () => {
       const first = await fetch(`${stack.urls.verify}${path}`, { headers: { "cf-connecting-ip": "192.0.2.1" } });

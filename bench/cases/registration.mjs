@@ -5,7 +5,7 @@
 // over three tokens so that no caller passes its own share (150).
 
 import { seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
-import { clientIp, load } from "../lib/load.mjs";
+import { interleavedIp, load } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
 import { startFleetAndBare } from "../lib/stack.mjs";
 
@@ -62,6 +62,7 @@ function nextOf(counts, key) {
 }
 
 function requestsFor(actions, { bare, ipBase }) {
+  const total = actions.length;
   const sent = new Map(); // per project, so its requests go round its tokens
   return actions.map(({ project, envelope }, i) => ({
     method: "POST",
@@ -69,7 +70,7 @@ function requestsFor(actions, { bare, ipBase }) {
     headers: {
       "content-type": "application/json",
       authorization: `Bearer ${project.secrets[nextOf(sent, project.projectId) % TOKENS_PER_PROJECT]}`,
-      "cf-connecting-ip": clientIp(ipBase + i, PER_IP),
+      "cf-connecting-ip": interleavedIp(ipBase, i, total, PER_IP),
     },
     body: JSON.stringify({ project_id: bare ? `proj_bare${project.projectId.slice(9)}` : project.projectId, envelope }),
   }));

@@ -60,8 +60,63 @@ export async function warm(url, requests, connections = 4) {
   await load(url, requests, { connections, expect: 0 });
 }
 
-/** Distinct client addresses: CF-Connecting-IP of request i, `perIp` requests per address. */
+/** Distinct client addresses: CF-Connecting-IP of request i, `perIp` requests per address, back to back. */
 export function clientIp(i, perIp) {
   const n = Math.floor(i / perIp);
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/**
+ * The address of request i of `total` when clients interleave, as independent clients do: ceil(total / perIp)
+ * addresses taking turns, each sending at most `perIp` over the run, from address number `base` on.
+ */
+export function interleavedIp(base, i, total, perIp) {
+  return clientIp(base + (i % Math.ceil(total / perIp)), 1);
+}
+
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
+
+/**
+ * Open-loop load: request i is sent at start + i / rate seconds whether or not earlier ones were answered (the
+ * way independent clients arrive), so a server that falls behind shows it as growing latency, not as a slower
+ * sender. `lagMs`: how long after the last request was sent the last answer came.
+ */
+export async function openLoad(url, requests, { rate, expect = 200 }) {
+  const statuses = {};
+  const latencies = [];
+  let errors = 0;
+  let lastAnswer = 0;
+  const start = performance.now();
+  const sends = requests.map(async (r, i) => {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sent = performance.now();
+    try {
+      const res = await fetch(`${url}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
+      await res.arrayBuffer();
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    } catch {
+      errors += 1;
+    }
+    lastAnswer = performance.now();
+    latencies.push(lastAnswer - sent);
+  });
+  await Promise.all(sends);
+  const lastSent = start + ((requests.length - 1) * 1000) / rate;
+  const seconds = (lastAnswer - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const ok = statuses[expect] ?? 0;
+  return {
+    ok,
+    sent: requests.length,
+    errors,
+    statuses,
+    seconds,
+    okPerSecond: ok / seconds,
+    p50: Math.round(percentile(latencies, 0.5)),
+    p99: Math.round(percentile(latencies, 0.99)),
+    lagMs: Math.round(lastAnswer - lastSent),
+  };
 }

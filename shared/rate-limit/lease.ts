@@ -10,6 +10,8 @@ export const LEASE_MS = 5_000;
 export const LEASE_WANT = 64;
 /** Buckets an isolate keeps leases on; the oldest are forgotten past it (their tokens lapse). */
 export const MAX_LEASES = 10_000;
+/** How long a request waits for another request's lease call of the same bucket before making its own. */
+export const LEASE_WAIT_MS = 250;
 
 /** What a request is told, in the bucket's terms (the RateLimit headers come from it). */
 export interface Admission {
@@ -31,6 +33,31 @@ interface Lease {
 
 export class LeaseBook {
   readonly #leases = new Map<string, Lease>();
+  /** Buckets with a lease call in flight, and when it started. */
+  readonly #calling = new Map<string, number>();
+
+  /**
+   * Marks a lease call of `key` as started, unless another is in flight (started less than LEASE_WAIT_MS ago):
+   * false then, and the caller waits for that call's tokens instead of asking the object again. Without this,
+   * every request that finds a bucket empty at once (a burst on a fresh address) makes its own call.
+   */
+  begin(key: string, now: number): boolean {
+    const since = this.#calling.get(key);
+    if (since !== undefined && now - since < LEASE_WAIT_MS) return false;
+    this.#calling.set(key, now);
+    return true;
+  }
+
+  /** The lease call of `key` ended (answered or failed). */
+  end(key: string): void {
+    this.#calling.delete(key);
+  }
+
+  /** True while a lease call of `key` is in flight. */
+  calling(key: string, now: number): boolean {
+    const since = this.#calling.get(key);
+    return since !== undefined && now - since < LEASE_WAIT_MS;
+  }
 
   /** Spends one leased token, or refuses while the bucket is known empty; undefined: ask for a lease. */
   take(key: string, now: number): Admission | undefined {

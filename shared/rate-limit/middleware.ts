@@ -21,15 +21,31 @@ type LimiterEnv = { Bindings: { RATE_LIMITER: DurableObjectNamespace<RateLimiter
 /** This isolate's leases, made on first use: one book for every bucket the isolate limits. */
 let book: LeaseBook | undefined;
 /**
- * One lease call, made by the request that needs it. Concurrent requests of one bucket do not share a call in
- * flight: in Workers a request that awaits a promise another request's I/O will settle has no I/O of its own, and
- * the runtime cancels it as hung (the registration bench found this at 50 connections). What they share is the
+ * One lease call, made by the request that needs it, unless another request's call of the same bucket is in
+ * flight: then this one waits on its own timer and reads the book again. Requests never await each other's
+ * promises: in Workers a request that awaits a promise another request's I/O will settle has no I/O of its own,
+ * and the runtime cancels it as hung (the registration bench found this at 50 connections). What they share is the
  * book, plain data: tokens any call brings back serve whichever request takes them first.
  */
-async function leaseOnce(ns: DurableObjectNamespace<RateLimiter>, leases: LeaseBook, key: string, rule: BucketRule) {
-  const giveBack = leases.release(key);
-  const granted = await ns.get(ns.idFromName(key)).lease(rule, LEASE_WANT, giveBack);
-  leases.record(key, granted, Date.now());
+async function leaseOnce(
+  ns: DurableObjectNamespace<RateLimiter>,
+  leases: LeaseBook,
+  key: string,
+  rule: BucketRule,
+  waited: number,
+) {
+  if (!leases.begin(key, Date.now())) {
+    // 1, 2, 4, 8 ms, then 8 ms: a call takes a few ms, and many waiters waking every ms would cost more CPU than it.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(8, 2 ** waited)));
+    return;
+  }
+  try {
+    const giveBack = leases.release(key);
+    const granted = await ns.get(ns.idFromName(key)).lease(rule, LEASE_WANT, giveBack);
+    leases.record(key, granted, Date.now());
+  } finally {
+    leases.end(key);
+  }
 }
 
 function headers(rule: BucketRule, decision: Pick<Admission, "remaining" | "resetMs">): Record<string, string> {
@@ -53,10 +69,11 @@ export async function takeNamed(
 ): Promise<Admission | undefined> {
   book ??= new LeaseBook();
   let decision = book.take(key, Date.now());
-  // Each lease either leaves tokens here or records the bucket's refusal, so this ends.
-  while (!decision) {
+  // Each lease either leaves tokens here or records the bucket's refusal, and a wait on another request's call
+  // ends with that call or after LEASE_WAIT_MS, so this ends.
+  for (let round = 0; !decision; round++) {
     try {
-      await leaseOnce(ns, book, key, rule);
+      await leaseOnce(ns, book, key, rule, round);
     } catch (err) {
       console.error("rate limiter unavailable", { bucket: key.split("|")[0], error: String(err) });
       if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });

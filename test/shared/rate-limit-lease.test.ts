@@ -93,6 +93,14 @@ describe("against the limiter object", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(20);
   });
 
+  it("50 concurrent first requests of a bucket wait for one call's tokens instead of each calling", async () => {
+    const { ns, calls } = counted(env.RATE_LIMITER);
+    const key = `lease-test|${crypto.randomUUID()}`;
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => takeNamed(ns, key, READ_RULE)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(50);
+    expect(calls.n).toBeLessThanOrEqual(4);
+  });
+
   it("60 reads of one client cost a handful of object calls, not 60, and the 61st is refused", async () => {
     const { ns, calls } = counted(env.RATE_LIMITER);
     const key = `lease-test|${crypto.randomUUID()}`;

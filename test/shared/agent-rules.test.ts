@@ -114,11 +114,11 @@ describe("checkAction (rule 3)", () => {
       });
     }
   });
-  it("a scope no grant admits → E_SCOPE_DENIED", async () => {
+  it("a scope no grant admits → 403 scope_denied, E_SCOPE_DENIED", async () => {
     expect(
       checkAction(await action({ scope_exercised: "ln:send(max_sats=5000,node=03abc)" }), root, active),
     ).toMatchObject({
-      reason: UNMAPPED_CODE_REASON.E_SCOPE_DENIED,
+      reason: "scope_denied",
       code: "E_SCOPE_DENIED",
     });
   });

@@ -1,6 +1,11 @@
 // The orangecheck-auth message builder and parser (oc-wire-formats §2).
 import { describe, expect, it } from "vitest";
-import { buildChallengeMessage, checkSignedChallenge, parseChallengeMessage } from "../../shared/auth/challenge";
+import {
+  buildChallengeMessage,
+  challengeReason,
+  checkSignedChallenge,
+  parseChallengeMessage,
+} from "../../shared/auth/challenge";
 import { sha256Hex } from "../../shared/crypto/digest";
 
 const example = {
@@ -35,5 +40,11 @@ describe("orangecheck-auth message", () => {
     expect(at(example.expiresAt + 1)).toEqual({ ok: false, reason: "expired" });
     expect(at(example.issuedAt - 1)).toEqual({ ok: false, reason: "not_yet_valid" });
     expect(at(example.issuedAt + 1000)).toEqual({ ok: false, reason: "sig_invalid" });
+  });
+
+  it("names each failure on the wire through one exhaustive switch", () => {
+    expect(challengeReason("expired")).toBe("challenge_expired");
+    expect(challengeReason("not_yet_valid")).toBe("challenge_not_yet_valid");
+    expect(challengeReason("malformed")).toBe("challenge_malformed");
   });
 });

@@ -3,6 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../shared/db/client";
 import { adminLog } from "../../../shared/db/schema";
+import { asWriteFailure } from "../../../shared/db/write-failure";
 import type { Access, Actor } from "./access";
 
 export const ADMIN_EVENTS = [
@@ -75,7 +76,8 @@ export function logEntryIf(db: Db, entry: LogInput, applied: SQL) {
 
 /**
  * A privilege change and its log line in one batch (one transaction): the log can neither miss the change nor
- * record one that failed. The line names the project and the caller of `access`.
+ * record one that failed. The line names the project and the caller of `access`. A failure of the database's own
+ * is 500 update_failed; a constraint error passes through for the route to name.
  */
 export function changeWithLog(
   access: Pick<Access, "db" | "actor"> & { project: { id: string } },
@@ -83,5 +85,7 @@ export function changeWithLog(
   entry: Omit<LogInput, "projectId" | "actor">,
 ) {
   const { db } = access;
-  return db.batch([change, logEntry(db, { ...entry, projectId: access.project.id, actor: access.actor })]);
+  return asWriteFailure("update_failed", () =>
+    db.batch([change, logEntry(db, { ...entry, projectId: access.project.id, actor: access.actor })]),
+  );
 }

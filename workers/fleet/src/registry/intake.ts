@@ -32,6 +32,7 @@ export const REGISTRATION_ERRORS: Reason[] = [
   "not_found",
   "already_registered",
   "rate_limited",
+  "insert_failed",
 ];
 
 export interface Intake {

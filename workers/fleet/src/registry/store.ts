@@ -5,6 +5,7 @@ import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes, members, outbox } from "../../../../shared/db/schema";
+import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
 import type { Caller } from "../env";
 import { newId } from "../ids";
@@ -77,14 +78,16 @@ export async function register(
   const written = sql`exists (select 1 from ${outbox} where ${outbox.id} = ${eventId})`;
   let inserted: { seq: number }[];
   try {
-    [, inserted] = await db.batch([
-      db.insert(outbox).select(valuesWhere(outbox, event, allHold(conditions))),
-      db
-        .insert(envelopes)
-        .select(valuesWhere(envelopes, { ...row, createdAt: now }, written))
-        .returning(),
-      ...(options.also?.(written) ?? []),
-    ]);
+    [, inserted] = await asWriteFailure("insert_failed", () =>
+      db.batch([
+        db.insert(outbox).select(valuesWhere(outbox, event, allHold(conditions))),
+        db
+          .insert(envelopes)
+          .select(valuesWhere(envelopes, { ...row, createdAt: now }, written))
+          .returning(),
+        ...(options.also?.(written) ?? []),
+      ]),
+    );
   } catch (err) {
     const message = String(err);
     // One resolution per pledge per project (the partial unique index): a concurrent second one lost the race.

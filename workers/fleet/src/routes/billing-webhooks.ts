@@ -8,6 +8,7 @@ import type { ZodType } from "zod";
 import { verifyBtcpaySignature } from "../../../../shared/billing/btcpay";
 import type { SignatureVerdict } from "../../../../shared/billing/signature";
 import { verifyStripeSignature } from "../../../../shared/billing/stripe";
+import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { routeGroup } from "../../../../shared/validate";
@@ -53,7 +54,7 @@ billingWebhookRoutes.openapi(
     summary: "Stripe's signed events: checkout completed, invoice paid, subscription updated or deleted",
     responses: {
       200: json(Received, "Received"),
-      ...errorResponses(...WEBHOOK_ERRORS, "card_processor_not_configured"),
+      ...errorResponses(...WEBHOOK_ERRORS, "card_processor_not_configured", "apply_failed"),
     },
   }),
   async (c) => {
@@ -62,7 +63,7 @@ billingWebhookRoutes.openapi(
     const raw = await c.req.text();
     refuse(await verifyStripeSignature(secret, raw, c.req.header("stripe-signature"), Date.now()));
     const event = validated(StripeEvent, parseJson(raw));
-    return answer(c, await applyStripeEvent(c.env.DB, event));
+    return answer(c, await asWriteFailure("apply_failed", () => applyStripeEvent(c.env.DB, event)));
   },
 );
 
@@ -73,7 +74,7 @@ billingWebhookRoutes.openapi(
     summary: "BTCPay Server's signed events: invoice settled, expired or invalid",
     responses: {
       200: json(Received, "Received"),
-      ...errorResponses(...WEBHOOK_ERRORS, "lightning_processor_not_configured"),
+      ...errorResponses(...WEBHOOK_ERRORS, "lightning_processor_not_configured", "apply_failed"),
     },
   }),
   async (c) => {
@@ -84,6 +85,6 @@ billingWebhookRoutes.openapi(
     refuse(await verifyBtcpaySignature(secret, raw, c.req.header("btcpay-sig"), Date.now()));
     const body = parseJson(raw);
     const event = validated(BtcpayEvent, body);
-    return answer(c, await applyBtcpayEvent(c.env.DB, event, storeId));
+    return answer(c, await asWriteFailure("apply_failed", () => applyBtcpayEvent(c.env.DB, event, storeId)));
   },
 );

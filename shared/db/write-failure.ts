@@ -1,0 +1,19 @@
+// A write that failed for a reason of the database's own (not a constraint the caller maps to 409): logged by class
+// and cause only, answered as the table's 500 reason for that write, so an integrator can tell a failed write
+// from a bug. Constraint errors pass through untouched for the caller to name.
+import { AppError, type Reason } from "../errors";
+
+const CONSTRAINT = /constraint failed|UNIQUE|FOREIGN KEY|CHECK/i;
+
+export async function asWriteFailure<T>(
+  reason: Extract<Reason, "insert_failed" | "update_failed" | "apply_failed">,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof AppError || CONSTRAINT.test(String(err))) throw err;
+    console.error("database write failed", { reason, error: err instanceof Error ? err.name : typeof err });
+    throw new AppError(reason);
+  }
+}

@@ -2,13 +2,8 @@
 // token with a session verifier and sets `c.var.session` (the typed claims). Required by default (401
 // `{ok:false, reason:"not_authenticated"}`); `{ optional: true }` lets anonymous requests through.
 import type { MiddlewareHandler } from "hono";
-import {
-  createSessionVerifier,
-  type SessionClaims,
-  type SessionFailure,
-  type SessionVerifier,
-  type SessionVerifierOptions,
-} from "./session-verifier";
+import { asVerifier, decideSession } from "./gate";
+import type { SessionClaims, SessionFailure, SessionVerifier, SessionVerifierOptions } from "./session-verifier";
 
 export interface SessionVariables {
   /** The verified claims, or undefined on an anonymous request in optional mode. */
@@ -30,14 +25,13 @@ export function ocSession(
   verifier: SessionVerifier | SessionVerifierOptions,
   options: SessionMiddlewareOptions = {},
 ): MiddlewareHandler<{ Variables: SessionVariables }> {
-  const v = "verify" in verifier ? verifier : createSessionVerifier(verifier);
+  const v = asVerifier(verifier);
   return async (c, next) => {
-    const result = await v.verifyRequest(c.req.raw.headers);
-    if (!result.ok && !options.optional) {
-      return c.json({ ok: false as const, reason: "not_authenticated" as const }, 401);
-    }
-    c.set("session", result.ok ? result.claims : undefined);
-    c.set("sessionFailure", result.ok ? undefined : result.reason);
+    const decision = await decideSession(v, c.req.raw.headers, options.optional ?? false);
+    const { refusal } = decision;
+    if (refusal) return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
+    c.set("session", decision.session);
+    c.set("sessionFailure", decision.failure);
     await next();
   };
 }

@@ -2,13 +2,8 @@
 // wrapper. Verifies the oc_session cookie or bearer token and sets `req.session` (the typed claims); required by
 // default (401 `{ok:false, reason:"not_authenticated"}`), `{ optional: true }` lets anonymous requests through.
 // Typed structurally, so it needs neither @types/node nor @types/express.
-import {
-  createSessionVerifier,
-  type SessionClaims,
-  type SessionFailure,
-  type SessionVerifier,
-  type SessionVerifierOptions,
-} from "./session-verifier";
+import { asVerifier, decideSession } from "./gate";
+import type { SessionClaims, SessionFailure, SessionVerifier, SessionVerifierOptions } from "./session-verifier";
 
 /** What is read from an IncomingMessage / Express request. */
 export interface NodeRequestLike {
@@ -28,35 +23,27 @@ export interface NodeSessionOptions {
   optional?: boolean;
 }
 
-function toVerifier(verifier: SessionVerifier | SessionVerifierOptions): SessionVerifier {
-  return "verify" in verifier ? verifier : createSessionVerifier(verifier);
-}
-
-function refuse(res: NodeResponseLike): void {
-  res.statusCode = 401;
-  res.setHeader("content-type", "application/json");
-  res.setHeader("cache-control", "no-store");
-  res.end(JSON.stringify({ ok: false, reason: "not_authenticated" }));
-}
-
-/** Sets req.session; true when the request may go on (verified, or optional mode). */
+/** Sets req.session; true when the request may go on (verified, or optional mode), else answers the 401. */
 async function authenticate(
   verifier: SessionVerifier,
   req: NodeRequestLike,
   res: NodeResponseLike,
   optional: boolean,
 ): Promise<boolean> {
-  const result = await verifier.verifyRequest(req.headers);
-  req.session = result.ok ? result.claims : undefined;
-  req.sessionFailure = result.ok ? undefined : result.reason;
-  if (result.ok || optional) return true;
-  refuse(res);
+  const decision = await decideSession(verifier, req.headers, optional);
+  req.session = decision.session;
+  req.sessionFailure = decision.failure;
+  const { refusal } = decision;
+  if (!refusal) return true;
+  res.statusCode = refusal.status;
+  for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
+  res.end(refusal.body);
   return false;
 }
 
 /** Express / Connect: `app.use(ocSession({ jwksUrl, issuer }))`; errors go to `next(err)`. */
 export function ocSession(verifier: SessionVerifier | SessionVerifierOptions, options: NodeSessionOptions = {}) {
-  const v = toVerifier(verifier);
+  const v = asVerifier(verifier);
   return (req: NodeRequestLike, res: NodeResponseLike, next: (err?: unknown) => void): void => {
     authenticate(v, req, res, options.optional ?? false).then(
       (go) => {
@@ -73,7 +60,7 @@ export function withSession<Req extends NodeRequestLike, Res extends NodeRespons
   handler: (req: Req & { session?: SessionClaims }, res: Res) => unknown,
   options: NodeSessionOptions = {},
 ) {
-  const v = toVerifier(verifier);
+  const v = asVerifier(verifier);
   return async (req: Req, res: Res): Promise<void> => {
     if (await authenticate(v, req, res, options.optional ?? false)) await handler(req, res);
   };

@@ -1,0 +1,94 @@
+// C2SP signed-note (https://c2sp.org/signed-note) with Ed25519 keys: a text ending in a newline, a blank line, then
+// one line per signature, "— <key name> <base64(key hash ‖ signature)>". The key hash is the first four bytes of
+// SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ public key), 0x01 naming Ed25519; a verifier key is written
+// "<name>+<key hash, hex>+<base64(0x01 ‖ public key)>". Pure and synchronous.
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { base64, hex } from "@scure/base";
+
+const ED25519 = 0x01;
+const SIGNATURE_PREFIX = "— ";
+const utf8 = new TextEncoder();
+
+export interface NoteKey {
+  name: string;
+  publicKey: Uint8Array;
+}
+
+const validName = (name: string) => name.length > 0 && !/[\s+]/u.test(name);
+
+export function noteKeyHash(key: NoteKey): Uint8Array {
+  const name = utf8.encode(key.name);
+  const input = new Uint8Array(name.length + 2 + key.publicKey.length);
+  input.set(name);
+  input.set([0x0a, ED25519], name.length);
+  input.set(key.publicKey, name.length + 2);
+  return sha256(input).slice(0, 4);
+}
+
+/** The verifier key string a log's clients configure, e.g. for a witness. */
+export function verifierKey(key: NoteKey): string {
+  if (!validName(key.name)) throw new RangeError("a key name is non-empty, without spaces or '+'");
+  return `${key.name}+${hex.encode(noteKeyHash(key))}+${base64.encode(Uint8Array.of(ED25519, ...key.publicKey))}`;
+}
+
+/** Reads a verifier key string; undefined unless it is a well-formed Ed25519 key whose hash matches. */
+export function parseVerifierKey(text: string): NoteKey | undefined {
+  const match = /^([^\s+]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+=*)$/.exec(text);
+  if (!match) return undefined;
+  let material: Uint8Array;
+  try {
+    material = base64.decode(match[3] as string);
+  } catch {
+    return undefined;
+  }
+  if (material.length !== 33 || material[0] !== ED25519) return undefined;
+  const key = { name: match[1] as string, publicKey: material.slice(1) };
+  return hex.encode(noteKeyHash(key)) === match[2] ? key : undefined;
+}
+
+/** Signs `text` (non-empty, ending in a newline) with a 32-byte Ed25519 secret key, as `name`. */
+export function signNote(text: string, name: string, secretKey: Uint8Array): string {
+  if (!text.endsWith("\n") || text.includes("\n\n"))
+    throw new RangeError("a note's text ends in one newline, no blank lines");
+  const key = { name, publicKey: ed25519.getPublicKey(secretKey) };
+  if (!validName(name)) throw new RangeError("a key name is non-empty, without spaces or '+'");
+  const signature = ed25519.sign(utf8.encode(text), secretKey);
+  return `${text}\n${SIGNATURE_PREFIX}${name} ${base64.encode(Uint8Array.of(...noteKeyHash(key), ...signature))}\n`;
+}
+
+export interface OpenedNote {
+  text: string;
+  /** The names of the given keys whose signature verified, in the note's order. */
+  signedBy: string[];
+}
+
+/**
+ * The note's text and which of `keys` signed it; undefined when the note is malformed or none of `keys` verifies
+ * (signatures by other keys are ignored, as the spec allows).
+ */
+export function openNote(note: string, keys: readonly NoteKey[]): OpenedNote | undefined {
+  const split = note.lastIndexOf("\n\n");
+  if (split < 0 || !note.endsWith("\n")) return undefined;
+  const text = note.slice(0, split + 1);
+  const lines = note.slice(split + 2, -1).split("\n");
+  const message = utf8.encode(text);
+  const signedBy: string[] = [];
+  for (const line of lines) {
+    const match = /^— (\S+) ([A-Za-z0-9+/]+=*)$/u.exec(line);
+    if (!match) return undefined;
+    let blob: Uint8Array;
+    try {
+      blob = base64.decode(match[2] as string);
+    } catch {
+      return undefined;
+    }
+    if (blob.length < 5) return undefined;
+    const id = hex.encode(blob.slice(0, 4));
+    for (const key of keys) {
+      if (key.name !== match[1] || hex.encode(noteKeyHash(key)) !== id || blob.length !== 68) continue;
+      if (ed25519.verify(blob.slice(4), message, key.publicKey)) signedBy.push(key.name);
+    }
+  }
+  return signedBy.length > 0 ? { text, signedBy } : undefined;
+}

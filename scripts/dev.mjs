@@ -5,9 +5,9 @@
 // that exits on its own stops the rest and exits non-zero.
 import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { setupDevVars } from "./dev-setup.mjs";
+import { portFree } from "./lib/cli.mjs";
 
 const root = path.join(import.meta.dirname, "..");
 // Ports and the state folder can be moved (the browser tests run a second stack beside a developer's).
@@ -29,17 +29,8 @@ const env = {
 };
 process.chdir(root);
 
-/** Resolves when nothing listens on 127.0.0.1:`port`; rejects with the port when something does. */
-function free(port) {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", () => reject(port));
-    probe.listen(Number(port), "127.0.0.1", () => probe.close(resolve));
-  });
-}
-try {
-  for (const port of Object.values(ports)) await free(port);
-} catch (port) {
+for (const port of Object.values(ports)) {
+  if (await portFree(port)) continue;
   console.error(
     `npm start: port ${port} is already in use (another npm start?). Stop it, or move this stack with PORT_AUTH, PORT_FLEET, INSPECTOR_PORT_AUTH and INSPECTOR_PORT_FLEET.`,
   );

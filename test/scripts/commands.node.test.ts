@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.join(import.meta.dirname, "../..");
-const SCRIPTS = ["signin", "fleet", "billing", "attest", "receiver", "oidc", "fakes", "verify-bundle", "oc"];
+const SCRIPTS = ["signin", "fleet", "billing", "attest", "receiver", "oidc", "fakes", "demo", "verify-bundle", "oc"];
 const OC_COMMANDS = [
   "key",
   "delegate",

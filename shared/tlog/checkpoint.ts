@@ -2,6 +2,7 @@
 // size and its root hash (base64), each on its own line, then optional extension lines.
 import { base64 } from "@scure/base";
 import type { Hash } from "./merkle";
+import { fromBase64 } from "./note";
 
 export interface Checkpoint {
   origin: string;
@@ -24,12 +25,7 @@ export function parseCheckpoint(text: string): Checkpoint | undefined {
   if (!origin || !size || !root || !/^(0|[1-9][0-9]*)$/.test(size)) return undefined;
   const n = Number(size);
   if (!Number.isSafeInteger(n)) return undefined;
-  let hash: Uint8Array;
-  try {
-    hash = base64.decode(root);
-  } catch {
-    return undefined;
-  }
-  if (hash.length !== 32 || extensions.some((line) => line === "")) return undefined;
+  const hash = fromBase64(root);
+  if (!hash || hash.length !== 32 || extensions.some((line) => line === "")) return undefined;
   return { origin, size: n, root: hash, extensions };
 }

@@ -3,21 +3,12 @@
 // the tree's root, inclusion and consistency proofs from leaf hashes, and their verification as the RFC gives it
 // (2.1.3.2, 2.1.4.2), so a verifier needs no tree.
 import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes as concat } from "@noble/hashes/utils.js";
 
 export type Hash = Uint8Array;
 
 const LEAF = Uint8Array.of(0x00);
 const NODE = Uint8Array.of(0x01);
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 export const leafHash = (data: Uint8Array): Hash => sha256(concat(LEAF, data));
 export const nodeHash = (left: Hash, right: Hash): Hash => sha256(concat(NODE, left, right));
@@ -65,6 +56,15 @@ export function consistencyProof(first: number, leaves: readonly Hash[]): Hash[]
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
 
+/** The RFC's "right-shift fn and sn equally until LSB(fn) is set or fn is 0". */
+function shiftToOdd(fn: number, sn: number): [number, number] {
+  while (fn % 2 === 0 && fn !== 0) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return [fn, sn];
+}
+
 /** RFC 9162 2.1.3.2: does `proof` show the leaf hash at `index` in the tree of `size` with `root`? */
 export function verifyInclusion(index: number, size: number, leaf: Hash, proof: readonly Hash[], root: Hash): boolean {
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return false;
@@ -75,12 +75,7 @@ export function verifyInclusion(index: number, size: number, leaf: Hash, proof: 
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
       r = nodeHash(p, r);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
+      [fn, sn] = shiftToOdd(fn, sn);
     } else {
       r = nodeHash(r, p);
     }
@@ -115,12 +110,7 @@ export function verifyConsistency(
     if (fn % 2 === 1 || fn === sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
+      [fn, sn] = shiftToOdd(fn, sn);
     } else {
       sr = nodeHash(sr, c);
     }

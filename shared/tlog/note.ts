@@ -17,6 +17,15 @@ export interface NoteKey {
 
 const validName = (name: string) => name.length > 0 && !/[\s+]/u.test(name);
 
+/** Standard base64, or undefined when it is not. */
+export function fromBase64(text: string): Uint8Array | undefined {
+  try {
+    return base64.decode(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function noteKeyHash(key: NoteKey): Uint8Array {
   const name = utf8.encode(key.name);
   const input = new Uint8Array(name.length + 2 + key.publicKey.length);
@@ -36,13 +45,8 @@ export function verifierKey(key: NoteKey): string {
 export function parseVerifierKey(text: string): NoteKey | undefined {
   const match = /^([^\s+]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+=*)$/.exec(text);
   if (!match) return undefined;
-  let material: Uint8Array;
-  try {
-    material = base64.decode(match[3] as string);
-  } catch {
-    return undefined;
-  }
-  if (material.length !== 33 || material[0] !== ED25519) return undefined;
+  const material = fromBase64(match[3] as string);
+  if (!material || material.length !== 33 || material[0] !== ED25519) return undefined;
   const key = { name: match[1] as string, publicKey: material.slice(1) };
   return hex.encode(noteKeyHash(key)) === match[2] ? key : undefined;
 }
@@ -77,13 +81,8 @@ export function openNote(note: string, keys: readonly NoteKey[]): OpenedNote | u
   for (const line of lines) {
     const match = /^— (\S+) ([A-Za-z0-9+/]+=*)$/u.exec(line);
     if (!match) return undefined;
-    let blob: Uint8Array;
-    try {
-      blob = base64.decode(match[2] as string);
-    } catch {
-      return undefined;
-    }
-    if (blob.length < 5) return undefined;
+    const blob = fromBase64(match[2] as string);
+    if (!blob || blob.length < 5) return undefined;
     const id = hex.encode(blob.slice(0, 4));
     for (const key of keys) {
       if (key.name !== match[1] || hex.encode(noteKeyHash(key)) !== id || blob.length !== 68) continue;

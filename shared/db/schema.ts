@@ -1,5 +1,7 @@
 // The D1 schema, in one place. Migrations in d1-migrations/ are generated from it by drizzle-kit.
 // Times are epoch milliseconds (integers); secrets are stored only as hashes (DECISIONS 8).
+// Over 250 lines on purpose: it is one idea, the database's shape, which drizzle-kit reads whole to generate each
+// migration, and one file is where a reviewer sees every table, key and index of D1 at once.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 

@@ -2,6 +2,8 @@
 // recorded first, and every later statement only acts when the row before it carries this batch's `apply_id`.
 // So a redelivered event (same id) changes nothing, a payment becomes paid once however many events report it,
 // the plan moves once per payment, and the admin log line exists exactly when the plan row changed.
+// Over 250 lines on purpose: every write here is one of those guarded batches and they share the guard's builders
+// (the apply-id chain, the event record, the plan move); split apart, each file would re-state the same invariant.
 import { type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { LIGHTNING_PERIOD_MS } from "../../../../shared/billing/plans";

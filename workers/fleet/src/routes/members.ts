@@ -1,16 +1,18 @@
 // Members: list and invite (both route forms), change a role, remove (rule 9). The database decides uniqueness
 // (409 already_a_member) and the last-owner rule (a conditional write), so concurrent calls cannot break them.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { orm } from "../../../../shared/db/client";
 import { members, projects } from "../../../../shared/db/schema";
+import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { type Access, atLeast, projectAccess, type Role } from "../access";
 import { normalizeAddress } from "../addresses";
-import { changeWithLog, logEntryIf } from "../admin-log";
+import { changeWithLog, type LogInput, logEntryIf } from "../admin-log";
 import type { FleetEnv } from "../env";
 import { newId } from "../ids";
 import { routeLimit } from "../limits";
@@ -97,6 +99,26 @@ const syncOwnerAddress = (access: Access, projectId: string) => {
     .where(and(eq(projects.id, projectId), sql`${projects.ownerAddress} not in (${owners})`));
 };
 
+/**
+ * A change to a membership that must keep an owner (`change` is conditional on it and returns what it changed),
+ * with its log line, written only when the change took effect (`applied`), and the owner address kept in step:
+ * one batch. True when the change took effect.
+ */
+async function changeMembership(
+  access: Access,
+  row: { id: string; projectId: string },
+  change: BatchItem<"sqlite">,
+  entry: Pick<LogInput, "eventType" | "detail">,
+  applied: SQL,
+): Promise<boolean> {
+  const { db } = access;
+  const log = logEntryIf(db, { ...entry, projectId: row.projectId, actor: access.actor, targetId: row.id }, applied);
+  const [changed] = await asWriteFailure("update_failed", () =>
+    db.batch([change, log, syncOwnerAddress(access, row.projectId)]),
+  );
+  return Array.isArray(changed) && changed.length > 0;
+}
+
 /** SQL true when the project keeps another owner besides this member. */
 const anotherOwner = (projectId: string, memberId: string) =>
   sql`exists (select 1 from ${members} where ${members.projectId} = ${projectId} and ${members.role} = 'owner' and ${members.id} != ${memberId})`;
@@ -163,26 +185,18 @@ memberRoutes.openapi(
     const { db } = access;
     const now = Date.now();
     const keepsAnOwner = row.role === "owner" && role !== "owner" ? anotherOwner(row.projectId, row.id) : sql`1`;
-    const [updated] = await db.batch([
+    const updated = await changeMembership(
+      access,
+      row,
       db
         .update(members)
         .set({ role, updatedAt: now })
         .where(and(eq(members.id, row.id), keepsAnOwner))
         .returning(),
-      logEntryIf(
-        db,
-        {
-          projectId: row.projectId,
-          actor: access.actor,
-          eventType: "member.updated",
-          targetId: row.id,
-          detail: { from: row.role, to: role },
-        },
-        sql`exists (select 1 from ${members} where ${members.id} = ${row.id} and ${members.updatedAt} = ${now})`,
-      ),
-      syncOwnerAddress(access, row.projectId),
-    ]);
-    if (updated.length === 0) throw new AppError("last_owner_cannot_demote");
+      { eventType: "member.updated", detail: { from: row.role, to: role } },
+      sql`exists (select 1 from ${members} where ${members.id} = ${row.id} and ${members.updatedAt} = ${now})`,
+    );
+    if (!updated) throw new AppError("last_owner_cannot_demote");
     return c.json({ ok: true as const, member: memberView({ ...row, role, updatedAt: now }) }, 200);
   },
 );
@@ -204,25 +218,17 @@ memberRoutes.openapi(
     guardOwnerRole(access, row.role);
     const { db } = access;
     const keepsAnOwner = row.role === "owner" ? anotherOwner(row.projectId, row.id) : sql`1`;
-    const [deleted] = await db.batch([
+    const deleted = await changeMembership(
+      access,
+      row,
       db
         .delete(members)
         .where(and(eq(members.id, row.id), keepsAnOwner))
         .returning(),
-      logEntryIf(
-        db,
-        {
-          projectId: row.projectId,
-          actor: access.actor,
-          eventType: "member.deleted",
-          targetId: row.id,
-          detail: { address: row.address, role: row.role },
-        },
-        sql`not exists (select 1 from ${members} where ${members.id} = ${row.id})`,
-      ),
-      syncOwnerAddress(access, row.projectId),
-    ]);
-    if (deleted.length === 0) throw new AppError("last_owner_cannot_remove");
+      { eventType: "member.deleted", detail: { address: row.address, role: row.role } },
+      sql`not exists (select 1 from ${members} where ${members.id} = ${row.id})`,
+    );
+    if (!deleted) throw new AppError("last_owner_cannot_remove");
     return c.json({ ok: true as const, deleted: row.id }, 200);
   },
 );

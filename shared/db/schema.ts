@@ -198,6 +198,26 @@ export const outbox = sqliteTable(
   (t) => [index("outbox_pending").on(t.fannedOutAt, t.createdAt)],
 );
 
+/**
+ * Each project's transparency log (issue 18): leaf `idx` (from 0) is the project's idx-th registration, in the
+ * registry's replay order, written in the registration's own batch. `hash` is the RFC 9162 leaf hash of the
+ * envelope's stored bytes, hex; rows from before the log existed have it null until first read (it is derived
+ * from the envelope, so filling it later changes nothing).
+ */
+export const logLeaves = sqliteTable(
+  "log_leaves",
+  {
+    projectId: text("project_id").notNull(),
+    idx: integer("idx").notNull(),
+    envelopeId: text("envelope_id").notNull(),
+    hash: text("hash"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.idx] }),
+    uniqueIndex("log_leaves_envelope").on(t.projectId, t.envelopeId),
+  ],
+);
+
 /** One row per completed audit export: its counts and digest (GET /api/audit/bundles). */
 export const auditBundles = sqliteTable(
   "audit_bundles",

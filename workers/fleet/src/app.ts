@@ -18,6 +18,7 @@ import { billingWebhookRoutes } from "./routes/billing-webhooks";
 import { checkoutRoutes } from "./routes/checkout";
 import { cronRoutes } from "./routes/cron";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
+import { logRoutes } from "./routes/log";
 import { memberRoutes } from "./routes/members";
 import { pledgeResolutionRoutes } from "./routes/pledge-resolutions";
 import { pledgeRoutes } from "./routes/pledges";
@@ -49,6 +50,7 @@ for (const group of [
   pledgeRoutes,
   pledgeResolutionRoutes,
   envelopeReadRoutes,
+  logRoutes,
   webhookEndpointRoutes,
   webhookDeliveryRoutes,
   billingRoutes,

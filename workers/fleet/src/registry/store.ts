@@ -1,12 +1,16 @@
-// Registered envelopes in D1: one insert per registration, with its outbox event and any state change in the same
-// batch (one round trip, one transaction), conditional on what can change since the request's checks, so a re-post
-// or a lost race is refused and nothing is half stored.
+// Registered envelopes in D1: one insert per registration, with its outbox event, its leaf in the project's log and
+// any state change in the same batch (one round trip, one transaction), conditional on what can change since the
+// request's checks, so a re-post or a lost race is refused and nothing is half stored.
+
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { utf8 } from "../../../../shared/crypto/digest";
 import type { Db } from "../../../../shared/db/client";
-import { envelopes, members, outbox } from "../../../../shared/db/schema";
+import { envelopes, logLeaves, members, outbox } from "../../../../shared/db/schema";
 import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
+import { leafHash } from "../../../../shared/tlog/merkle";
 import type { Caller } from "../env";
 import { newId } from "../ids";
 import { allHold, type Condition, notRegistered, refuseFailing } from "./conditions";
@@ -43,6 +47,13 @@ function fullRow(row: NewEnvelope, seq: number, createdAt: number): EnvelopeRow 
 function valuesWhere(table: typeof envelopes | typeof outbox, values: Record<string, unknown>, where: SQL): SQL {
   const columns = Object.keys(getTableColumns(table)).map((key) => sql`${values[key] ?? null}`);
   return sql`select ${sql.join(columns, sql`, `)} where ${where}`;
+}
+
+/** The envelope's leaf in its project's log, next in order, written only with the envelope (issue 18). */
+function appendLeaf(db: Db, row: NewEnvelope, written: SQL) {
+  const hash = bytesToHex(leafHash(utf8(row.body)));
+  const next = sql`coalesce((select max(${logLeaves.idx}) + 1 from ${logLeaves} where ${logLeaves.projectId} = ${row.projectId}), 0)`;
+  return db.insert(logLeaves).select(sql`select ${row.projectId}, ${next}, ${row.id}, ${hash} where ${written}`);
 }
 
 export interface RegisterOptions {
@@ -85,6 +96,7 @@ export async function register(
           .insert(envelopes)
           .select(valuesWhere(envelopes, { ...row, createdAt: now }, written))
           .returning(),
+        appendLeaf(db, row, written),
         ...(options.also?.(written) ?? []),
       ]),
     );

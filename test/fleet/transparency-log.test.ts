@@ -1,0 +1,125 @@
+// Each project's registrations as a transparency log (issue 18): appended in the registration's own batch, in the
+// registry's order; the checkpoint is a signed note by the fleet's audit key (the same key the JWKS publishes);
+// every envelope's inclusion proof verifies against it; an older checkpoint is consistent with a newer one; rows
+// from before the log get their leaf hashes on first read; only members read it.
+import { env } from "cloudflare:test";
+import { base64, base64urlnopad } from "@scure/base";
+import { describe, expect, it } from "vitest";
+import { utf8 } from "../../shared/crypto/digest";
+import { parseCheckpoint } from "../../shared/tlog/checkpoint";
+import { leafHash, rootOf, verifyConsistency, verifyInclusion } from "../../shared/tlog/merkle";
+import { openNote, parseVerifierKey } from "../../shared/tlog/note";
+import { action, delegation } from "../helpers/envelopes";
+import { type FleetClient, signedIn } from "../helpers/fleet";
+import { newWallet } from "../helpers/wallet";
+
+async function loggedProject(actions: number) {
+  const principal = newWallet();
+  const agent = newWallet("p2tr");
+  const owner = await signedIn(principal.address);
+  const created = await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "log" });
+  const projectId = created.body.project.id;
+  const grant = await delegation(principal, agent);
+  expect(
+    (await owner.call("POST", "/api/delegations", { project_id: projectId, envelope: grant.envelope })).status,
+  ).toBe(201);
+  const register = async () => {
+    const one = await action(grant.id, agent);
+    expect((await owner.call("POST", "/api/actions", { project_id: projectId, envelope: one.envelope })).status).toBe(
+      201,
+    );
+  };
+  for (let i = 0; i < actions; i++) await register();
+  return { owner, projectId, register };
+}
+
+async function checkpointOf(owner: FleetClient, projectId: string) {
+  const keyRes = await owner.call<{ verifier_key: string }>("GET", "/api/log/key");
+  const key = parseVerifierKey(keyRes.body.verifier_key);
+  if (!key) throw new Error("no verifier key");
+  const res = await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`);
+  expect(res.status).toBe(200);
+  const opened = openNote(await res.text(), [key]);
+  const checkpoint = parseCheckpoint(opened?.text ?? "");
+  if (!checkpoint) throw new Error("no checkpoint");
+  return { key, checkpoint };
+}
+
+/** The envelopes' bytes in the registry's replay order, straight from D1. */
+async function storedBodies(projectId: string) {
+  const { results } = await env.DB.prepare("SELECT id, body FROM envelopes WHERE project_id = ? ORDER BY seq")
+    .bind(projectId)
+    .all<{ id: string; body: string }>();
+  return results;
+}
+
+describe("transparency log", () => {
+  it("the checkpoint is signed by the audit key the JWKS publishes, over the registrations in order", async () => {
+    const { owner, projectId } = await loggedProject(4);
+    const { key, checkpoint } = await checkpointOf(owner, projectId);
+    const fleetJwk = JSON.parse(env.FLEET_SIGNING_KEY as string) as { x: string };
+    expect(key.publicKey).toEqual(base64urlnopad.decode(fleetJwk.x));
+    const bodies = await storedBodies(projectId);
+    expect(checkpoint.size).toBe(5);
+    expect(checkpoint.origin).toMatch(new RegExp(`/log/${projectId}$`));
+    expect(checkpoint.root).toEqual(rootOf(bodies.map((b) => leafHash(utf8(b.body)))));
+  });
+
+  it("every envelope's inclusion proof verifies against the checkpoint", async () => {
+    const { owner, projectId } = await loggedProject(5);
+    const { checkpoint } = await checkpointOf(owner, projectId);
+    const bodies = await storedBodies(projectId);
+    for (const [i, b] of bodies.entries()) {
+      const res = await owner.call<{ index: number; size: number; proof: string[] }>(
+        "GET",
+        `/api/log/inclusion?project_id=${projectId}&id=${b.id}`,
+      );
+      expect(res.body.index).toBe(i);
+      const proof = res.body.proof.map((p) => base64.decode(p));
+      expect(verifyInclusion(i, checkpoint.size, leafHash(utf8(b.body)), proof, checkpoint.root)).toBe(true);
+    }
+    const unknown = await owner.call("GET", `/api/log/inclusion?project_id=${projectId}&id=${"0".repeat(64)}`);
+    expect(unknown).toMatchObject({ status: 404, body: { reason: "not_found" } });
+  });
+
+  it("an older checkpoint is consistent with a newer one", async () => {
+    const { owner, projectId, register } = await loggedProject(2);
+    const older = (await checkpointOf(owner, projectId)).checkpoint;
+    for (let i = 0; i < 4; i++) await register();
+    const newer = (await checkpointOf(owner, projectId)).checkpoint;
+    const res = await owner.call<{ proof: string[] }>(
+      "GET",
+      `/api/log/consistency?project_id=${projectId}&first=${older.size}&second=${newer.size}`,
+    );
+    const proof = res.body.proof.map((p) => base64.decode(p));
+    expect(verifyConsistency(older.size, newer.size, proof, older.root, newer.root)).toBe(true);
+    const tooFar = await owner.call("GET", `/api/log/consistency?project_id=${projectId}&first=1&second=99`);
+    expect(tooFar).toMatchObject({ status: 400, body: { reason: "invalid_query" } });
+  });
+
+  it("leaves from before the log get their hash on first read, and the root is the same", async () => {
+    const { owner, projectId } = await loggedProject(3);
+    const before = (await checkpointOf(owner, projectId)).checkpoint;
+    await env.DB.prepare("UPDATE log_leaves SET hash = NULL WHERE project_id = ?").bind(projectId).run();
+    const after = (await checkpointOf(owner, projectId)).checkpoint;
+    expect(after).toEqual(before);
+    const { results } = await env.DB.prepare(
+      "SELECT count(*) AS n FROM log_leaves WHERE project_id = ? AND hash IS NULL",
+    )
+      .bind(projectId)
+      .all<{ n: number }>();
+    expect(results[0]?.n).toBe(0);
+  });
+
+  it("only the project's members read its log", async () => {
+    const { projectId } = await loggedProject(1);
+    const stranger = await signedIn();
+    for (const path of [
+      `/api/log/checkpoint?project_id=${projectId}`,
+      `/api/log/consistency?project_id=${projectId}&first=1`,
+    ]) {
+      const res = await stranger.fetch(path);
+      expect(res.status).toBe(404);
+    }
+  });
+});

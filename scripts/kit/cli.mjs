@@ -28,6 +28,7 @@ export const USAGE = `oc — OrangeCheck-compatible envelope kit
   oc abandon     --wif <swearer WIF> --pledge <id> [--reason <text>] [--abandoned-at <ISO>]
   oc register <envelope.json | ->
   oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
+                   [--checkpoint <note file> ... --leaves <file>]   (a CSV bundle against the project's log)
 
 Envelope commands print the envelope JSON on stdout. Add --register (or use oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)
@@ -83,6 +84,8 @@ const OPTIONS = {
   project: { type: "string" },
   jwks: { type: "string", default: "http://localhost:8787/.well-known/jwks.json" },
   format: { type: "string" },
+  checkpoint: { type: "string", multiple: true },
+  leaves: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
   out: { type: "string" },
 };
@@ -300,7 +303,9 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
     if (command === "bundle") {
       if (sub !== "verify" || !rest[0]) throw new UsageError("oc bundle verify <file> [--jwks <url or file>]");
       const text = readFileSync(rest[0], "utf8");
-      const result = await kit.verifyBundle(text, await readJwks(values.jwks), values.format ?? kit.detectFormat(text));
+      const jwks = await readJwks(values.jwks);
+      const format = values.format ?? kit.detectFormat(text);
+      const result = await kit.verifyBundle(text, jwks, format);
       if (!result.ok) {
         io.err(`FAILED (${result.reason}): ${result.detail}`);
         return 1;
@@ -308,6 +313,19 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
       const m = result.manifest;
       io.out(
         `OK: bundle ${m.bundle_id} of ${m.project_id} — signature by ${m.kid}, sha256 matches, ${result.checked} envelopes re-verified (id and signature)`,
+      );
+      if (!values.checkpoint?.length) return 0;
+      if (!values.leaves) throw new UsageError("--checkpoint needs --leaves <file> (GET /api/log/leaves)");
+      const leaves = JSON.parse(readFileSync(values.leaves, "utf8")).ids;
+      const checkpoints = values.checkpoint.map((file) => readFileSync(file, "utf8"));
+      const log = kit.checkBundleLog({ bundle: text, format, leaves, checkpoints, jwks });
+      if (!log.ok) {
+        io.err(`FAILED (${log.reason}): ${log.detail}`);
+        return 1;
+      }
+      const sizes = log.checkpoints.map((c) => c.size).join(", ");
+      io.out(
+        `OK: the bundle matches ${log.checkpoints.length} signed checkpoint(s) of sizes ${sizes}; each smaller one is a prefix of the larger`,
       );
       return 0;
     }

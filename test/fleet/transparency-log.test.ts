@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { base64, base64urlnopad } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { utf8 } from "../../shared/crypto/digest";
+import { checkBundleLog } from "../../shared/kit/envelopes/bundle-log";
 import { parseCheckpoint } from "../../shared/tlog/checkpoint";
 import { leafHash, rootOf, verifyConsistency, verifyInclusion } from "../../shared/tlog/merkle";
 import { openNote, parseVerifierKey } from "../../shared/tlog/note";
@@ -109,6 +110,29 @@ describe("transparency log", () => {
       .bind(projectId)
       .all<{ n: number }>();
     expect(results[0]?.n).toBe(0);
+  });
+
+  it("a CSV bundle checks offline against two checkpoints and the leaf order; anything changed fails", async () => {
+    const { owner, projectId, register } = await loggedProject(2);
+    const noteOf = async () => (await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`)).text();
+    const older = await noteOf();
+    for (let i = 0; i < 3; i++) await register();
+    const newer = await noteOf();
+    const bundle = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
+    const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
+    const { d: _private, ...publicJwk } = JSON.parse(env.FLEET_SIGNING_KEY as string) as Record<string, string>;
+    const jwks = { keys: [publicJwk] };
+    const check = (over: Partial<Parameters<typeof checkBundleLog>[0]>) =>
+      checkBundleLog({ bundle, format: "csv", leaves, checkpoints: [older, newer], jwks, ...over });
+    const ok = check({});
+    expect(ok.ok && ok.checkpoints.map((c) => c.size)).toEqual([3, 6]);
+    const [firstId, secondId] = leaves as [string, string];
+    expect(check({ leaves: [secondId, firstId, ...leaves.slice(2)] })).toMatchObject({ reason: "root_mismatch" });
+    // One byte of one envelope changed (a space in a key): another leaf, another root.
+    expect(check({ bundle: bundle.replace("signed_at", "signed_at ") })).toMatchObject({ reason: "root_mismatch" });
+    expect(check({ jwks: { keys: [] } })).toMatchObject({ reason: "checkpoint_unsigned" });
+    expect(check({ leaves: leaves.slice(0, 4) })).toMatchObject({ reason: "leaf_missing" });
+    expect(check({ format: "ndjson" })).toMatchObject({ reason: "format_unsupported" });
   });
 
   it("only the project's members read its log", async () => {

@@ -33,6 +33,7 @@ export {
   detectFormat,
   verifyBundle,
 } from "./bundle";
+export { checkBundleLog, type LogCheck, type LogCheckFailure } from "./bundle-log";
 export {
   ENVELOPE_ROUTES,
   type EnvelopeKindLabel,

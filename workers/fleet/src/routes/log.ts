@@ -94,6 +94,26 @@ logRoutes.openapi(
 logRoutes.openapi(
   createRoute({
     method: "get",
+    path: "/api/log/leaves",
+    summary: "The envelope ids of the project's log in leaf order (with a CSV export and a checkpoint: verify-bundle)",
+    middleware: [routeLimit("log-leaves")],
+    request: { query: z.strictObject({ project_id: ProjectId }) },
+    responses: {
+      200: json(z.object({ ok: z.literal(true), size: z.number(), ids: z.array(z.string()) }), "The leaf order"),
+      ...errorResponses("invalid_query", "unauthenticated", "not_found"),
+    },
+  }),
+  async (c) => {
+    const { project_id } = c.req.valid("query");
+    const access = await projectAccess(c, project_id);
+    const log = await projectLog(access.db, project_id);
+    return c.json({ ok: true as const, size: log.ids.length, ids: log.ids }, 200);
+  },
+);
+
+logRoutes.openapi(
+  createRoute({
+    method: "get",
     path: "/api/log/inclusion",
     summary: "An envelope's leaf index and its inclusion proof in the tree of `size` (default: the latest)",
     middleware: [routeLimit("log-proof")],

@@ -204,6 +204,29 @@ describe("consumer verifier against the running auth host", () => {
     const verified = await oc("bundle", "verify", file, "--jwks", JWKS_URL);
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stdout).toContain("2 envelopes re-verified");
+    // The same project against its transparency log: a CSV export, the leaf order and the signed checkpoint.
+    const bearer = { authorization: `Bearer ${secret}` };
+    const fetched = async (route: string, name: string) => {
+      const out = path.join(dir, name);
+      writeFileSync(out, await (await fetch(`${FLEET}${route}`, { headers: bearer })).text());
+      return out;
+    };
+    const csv = await fetched(`/api/audit/export?project_id=${projectId}&format=csv`, "bundle.csv");
+    const leaves = await fetched(`/api/log/leaves?project_id=${projectId}`, "leaves.json");
+    const checkpoint = await fetched(`/api/log/checkpoint?project_id=${projectId}`, "checkpoint.txt");
+    const logged = await oc(
+      "bundle",
+      "verify",
+      csv,
+      "--jwks",
+      JWKS_URL,
+      "--checkpoint",
+      checkpoint,
+      "--leaves",
+      leaves,
+    );
+    expect(logged.code, logged.stderr).toBe(0);
+    expect(logged.stdout).toContain("matches 1 signed checkpoint(s) of sizes 2");
   }, 120_000);
 
   it("through a JWKS outage, cached keys keep verifying; a fresh verifier fails with jwks_unavailable", async () => {

@@ -15,6 +15,7 @@ import { jwksRoutes } from "./routes/jwks";
 import { logoutRoutes } from "./routes/logout";
 import { meRoutes } from "./routes/me";
 import { oauthRoutes } from "./routes/oauth";
+import { oauthCallbackRoutes } from "./routes/oauth-callback";
 import { signinRoutes } from "./routes/signin";
 import { signinPageRoutes } from "./routes/signin-page";
 import { switchRoutes } from "./routes/switch";
@@ -38,6 +39,7 @@ for (const group of [
   connectRoutes,
   familyRoutes,
   oauthRoutes,
+  oauthCallbackRoutes,
 ]) {
   app.route("/", group);
 }

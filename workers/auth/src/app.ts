@@ -5,7 +5,6 @@ import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import type { AuthEnv } from "./env";
-import { SIGNIN_SCRIPT } from "./pages/signin-script";
 import { accountRoutes } from "./routes/account";
 import { challengeRoutes } from "./routes/challenge";
 import { connectRoutes } from "./routes/connect";
@@ -23,7 +22,7 @@ import { verifyProxyRoutes } from "./routes/verify-proxy";
 
 export const app = new OpenAPIHono<AuthEnv>();
 
-app.use("*", securityHeaders({ inlineScripts: [SIGNIN_SCRIPT] }));
+app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.route("/", verifyProxyRoutes);
 app.route("/", signinPageRoutes);

@@ -218,4 +218,49 @@ describe("sign-in page", () => {
     await shot(page, "9-provider-cancelled");
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it("signs in through a browser wallet; an absent or refusing wallet leaves paste working, with a sentence", async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${ORIGIN}/signin`);
+    await page.click("#btc-wallet");
+    await expect.poll(() => page.textContent("#btc-msg")).toMatch(/^No browser wallet was found\./);
+
+    // A stand-in for Unisat's injected API whose key lives in Node (bip322-js signs there).
+    const { wif, address } = generateSigningWif(undefined, "p2wpkh");
+    const signed: string[] = [];
+    let refuse = true;
+    await page.exposeFunction("testWalletSign", (message: string) => {
+      if (refuse) throw new Error("User rejected the request.");
+      signed.push(message);
+      return Signer.sign(wif, address, message) as string;
+    });
+    await page.addInitScript((walletAddress) => {
+      const scope = globalThis as unknown as { unisat: unknown; testWalletSign(message: string): Promise<string> };
+      scope.unisat = {
+        requestAccounts: async () => [walletAddress],
+        signMessage: async (message: string, type: string) => {
+          if (type !== "bip322-simple") throw new Error(`not a BIP-322 request: ${type}`);
+          return scope.testWalletSign(message);
+        },
+      };
+    }, address);
+    await page.reload();
+    await page.click("#btc-wallet");
+    await expect.poll(() => page.textContent("#btc-msg")).toMatch(/^The wallet did not sign\./);
+    const message = await page.inputValue("#btc-message");
+    await page.fill("#btc-signature", Signer.sign(wif, address, message) as string);
+    await page.click("#btc-signin");
+    await expect.poll(() => page.textContent("#active")).toContain(address);
+    await page.click("#signout-current");
+    await expect.poll(() => page.textContent("#active")).toBe("Not signed in.");
+
+    refuse = false;
+    await page.click("#btc-wallet");
+    await expect.poll(() => page.textContent("#active")).toBe(`Signed in as ${address}`);
+    expect(signed).toHaveLength(1);
+    expect(signed[0]).toBe(await page.inputValue("#btc-message"));
+    expect(await page.locator(".msg.error").count()).toBe(0);
+    await shot(page, "10-wallet-signed-in");
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -43,7 +43,8 @@ export function signinPage(options: { add: boolean; returnTo: string | null }) {
 <section>
   <h2>Bitcoin</h2>
   <input id="btc-address" placeholder="Your Bitcoin address (bc1…)" autocomplete="off">
-  <button id="btc-challenge">Get the message to sign</button>
+  <button id="btc-wallet">Sign in with a browser wallet</button>
+  <button id="btc-challenge" class="secondary">Get the message to sign and paste a signature</button>
   <div id="btc-step2" hidden>
     <textarea id="btc-message" readonly rows="1" aria-label="The message to sign"></textarea>
     <input id="btc-signature" placeholder="BIP-322 signature (base64)" autocomplete="off">

@@ -6,6 +6,7 @@ import { wireEmail } from "./email";
 import { loadSentences } from "./messages";
 import { showProviders, showReturnedError } from "./providers";
 import type { PageContext } from "./signed-in";
+import { wireWallet } from "./wallet";
 
 const page: PageContext = {
   add: new URLSearchParams(location.search).get("add") === "1",
@@ -14,6 +15,7 @@ const page: PageContext = {
 };
 
 wireBitcoin(page);
+wireWallet(page);
 wireEmail(page);
 wireSignOut();
 void loadSentences();

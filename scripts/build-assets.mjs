@@ -1,12 +1,13 @@
 // Builds the static assets the workers serve, with nothing fetched from a CDN:
 // - .build/public (auth and verify): the API explorer (Swagger UI from the swagger-ui-dist package) and its init
-//   script;
+//   script, and the auth host's sign-in page script (workers/auth/src/pages/signin/*.ts, bundled by esbuild);
 // - .build/fleet-public (fleet only): the same explorer plus the fleet dashboard (workers/fleet/dashboard, plain
 //   HTML, CSS and ES modules copied as they are) and its `_headers` (the auth host has no fleet API, so it must not
 //   serve the dashboard).
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { build } from "esbuild";
 
 const require = createRequire(import.meta.url);
 const root = path.join(import.meta.dirname, "..");
@@ -22,12 +23,26 @@ writeFileSync(
 );
 console.log(`api explorer assets in ${path.relative(process.cwd(), out)}`);
 
+// The sign-in page's script as one ES module (workers/auth/src/pages/signin-page.ts SIGNIN_SCRIPT_PATH names it),
+// type-checked with the DOM's types by tsconfig.browser.json; the fleet host has no sign-in page, so not copied there.
+const authAssets = "auth-assets";
+await build({
+  entryPoints: [path.join(root, "workers", "auth", "src", "pages", "signin", "main.ts")],
+  outfile: path.join(publicDir, authAssets, "signin.js"),
+  tsconfig: path.join(root, "tsconfig.browser.json"),
+  bundle: true,
+  format: "esm",
+  target: "es2022",
+  logLevel: "warning",
+});
+console.log(`sign-in page script in ${path.relative(process.cwd(), path.join(publicDir, authAssets))}`);
+
 // The fleet's assets, updated in place (a running `npm start` watches this folder; wrangler stops if it vanishes);
 // files removed from the dashboard's source are removed here too.
 const dashboardSource = path.join(root, "workers", "fleet", "dashboard");
 const fleetDir = path.join(root, ".build", "fleet-public");
 const dashboardOut = path.join(fleetDir, "dashboard");
-cpSync(publicDir, fleetDir, { recursive: true });
+cpSync(publicDir, fleetDir, { recursive: true, filter: (source) => path.basename(source) !== authAssets });
 const isHeaders = (source) => path.basename(source) === "_headers";
 cpSync(dashboardSource, dashboardOut, { recursive: true, filter: (source) => !isHeaders(source) });
 for (const entry of readdirSync(dashboardOut, { recursive: true })) {

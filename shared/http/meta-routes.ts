@@ -13,9 +13,12 @@ const OpenApiDocument = z
   .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.object({}) })
   .passthrough()
   .openapi("OpenAPIDocument");
-const Reasons = z
-  .object({ ok: z.literal(true), reasons: z.array(z.object({ reason: z.string(), status: z.number().int() })) })
-  .openapi("Reasons");
+const Reason = z.object({
+  reason: z.string(),
+  status: z.number().int(),
+  message: z.string().openapi({ description: "A short sentence for a person; may be reworded, unlike the reason" }),
+});
+const Reasons = z.object({ ok: z.literal(true), reasons: z.array(Reason) }).openapi("Reasons");
 
 export function explorerPage(title: string): string {
   return `<!doctype html>
@@ -52,7 +55,7 @@ export function mountMetaRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/api/reasons",
-      summary: "Every error reason this service can answer with, and its HTTP status",
+      summary: "Every error reason this service can answer with, its HTTP status and a sentence for a person",
       responses: { 200: { description: "The error table", content: { "application/json": { schema: Reasons } } } },
     }),
     (c) => c.json({ ok: true as const, reasons: reasonList() }, 200),

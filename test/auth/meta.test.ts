@@ -1,9 +1,10 @@
-// Health, the reason table, the OpenAPI description, the explorer and its self-served assets, 404/405,
-// and the verification paths forwarded to the verify worker.
+// Health, the reason table (against service-spec.md's own list), the OpenAPI description, the explorer and its
+// self-served assets, 404/405, and the verification paths forwarded to the verify worker.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { REASONS } from "../../shared/errors";
+import spec from "../../../shared/spec/service-spec.md?raw";
 import { AUTH_ORIGIN } from "../helpers/browser";
+import { specAuthHostReasons, specReasons } from "../helpers/spec-reasons";
 
 describe("meta routes", () => {
   it("answers /api/health", async () => {
@@ -11,10 +12,19 @@ describe("meta routes", () => {
     expect(await res.json()).toMatchObject({ ok: true, service: "auth" });
   });
 
-  it("lists every reason of the error table at /api/reasons", async () => {
+  it("lists at /api/reasons the spec's reasons with their statuses, each with a sentence for a person", async () => {
     const res = await SELF.fetch(`${AUTH_ORIGIN}/api/reasons`);
-    const body = (await res.json()) as { reasons: { reason: string; status: number }[] };
-    expect(body.reasons).toEqual(Object.entries(REASONS).map(([reason, status]) => ({ reason, status })));
+    const body = (await res.json()) as { reasons: { reason: string; status: number; message: string }[] };
+    const served = new Map(body.reasons.map(({ reason, status }) => [reason, status]));
+    for (const [reason, status] of [...specReasons(spec), ...specAuthHostReasons(spec)]) {
+      expect(served.has(reason), reason).toBe(true);
+      if (status !== undefined) expect(served.get(reason), reason).toBe(status);
+    }
+    // The sign-in page's own reasons are there too, each with a sentence that is not the code.
+    for (const reason of ["challenge_sig_invalid", "email_code_invalid", "oauth_access_denied", "roster_full"]) {
+      const entry = body.reasons.find((e) => e.reason === reason);
+      expect(entry?.message, reason).toMatch(/^[A-Z][^_]+\.$/);
+    }
   });
 
   it("serves the OpenAPI 3.1 description with permissive CORS, cached 5 minutes", async () => {

@@ -323,20 +323,35 @@ describe("provider answers that fail our checks", () => {
     expect((await callback(browser, good, again.stateCookie)).status).toBe(302);
   });
 
-  it("answers a provider error (the user declined) with the provider-error reason and burns the state", async () => {
+  it("sends a person who cancelled at the provider back to the sign-in page, with the flow's add and return_to", async () => {
     const browser = new Browser();
-    const started = await start(browser, "github");
+    const started = await start(browser, "github", { return_to: "/roster", add: "1" });
     const declined = new URL(`${AUTH_ORIGIN}/api/auth/github/callback`);
     declined.search = new URLSearchParams({ error: "access_denied", state: started.state }).toString();
     const res = await callback(browser, declined, started.stateCookie);
-    expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({
-      ok: false,
-      reason: "oauth_provider_error",
-      detail: "the provider answered access_denied",
-    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/signin?error=oauth_access_denied&add=1&return_to=%2Froster");
+    expect(res.headers.get("set-cookie")).toMatch(/^oc_oauth_state=;/);
+    // The state went with the refusal.
     const late = await callback(browser, await consent(started.authorize), started.stateCookie);
     expect(await reason(late)).toBe("oauth_state_invalid");
+    expect((await browser.me()).status).toBe(401);
+  });
+
+  it("sends any other provider error back to the sign-in page as oauth_provider_error", async () => {
+    const browser = new Browser();
+    // Started from the page itself: no return_to back to it; started elsewhere in another browser: nothing kept.
+    const fromPage = await start(browser, "oidc", { return_to: "/signin" });
+    const failed = new URL(`${AUTH_ORIGIN}/api/auth/oidc/callback`);
+    failed.search = new URLSearchParams({ error: "server_error", state: fromPage.state }).toString();
+    const res = await callback(browser, failed, fromPage.stateCookie);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/signin?error=oauth_provider_error");
+    const other = await start(new Browser(), "oidc", { return_to: "/roster", add: "1" });
+    failed.search = new URLSearchParams({ error: "access_denied", state: other.state }).toString();
+    expect((await callback(browser, failed)).headers.get("location")).toBe("/signin?error=oauth_access_denied");
+    failed.search = new URLSearchParams({ error: "temporarily_unavailable" }).toString();
+    expect((await callback(browser, failed)).headers.get("location")).toBe("/signin?error=oauth_provider_error");
     expect((await browser.me()).status).toBe(401);
   });
 });

@@ -2,7 +2,8 @@
 // (oauth2-mock-server: discovery, /authorize, /token with PKCE, /userinfo, RS256 id_tokens, JWKS), on a server of
 // our own so a test run can unref it and exit. A second issuer on the same port, under RFC9207_PATH, announces
 // RFC 9207 in its metadata and puts `iss` on every authorization response, as a provider that supports it does.
-// A client whose id is a key of TAMPER gets id_tokens broken in that one way (the id_token checks' tests).
+// A client whose id is a key of TAMPER gets id_tokens broken in that one way (the id_token checks' tests); one
+// whose id is a key of CLAIMS gets those claims added (the display-name tests).
 import http from "node:http";
 import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 
@@ -21,6 +22,9 @@ const TAMPER = new Map(
   }),
 );
 
+/** For client `with-<what>`: claims added to its id_tokens, as a provider that shares them sends them. */
+const CLAIMS = new Map(Object.entries({ "with-email": { email: "ada@example.com" } }));
+
 async function mockIssuer() {
   const issuer = new OAuth2Issuer();
   await issuer.keys.generate("RS256");
@@ -30,7 +34,10 @@ async function mockIssuer() {
 export async function startOidc({ port = 0, host = "127.0.0.1", unref = false } = {}) {
   const plain = await mockIssuer();
   // An id_token's aud is the client id; access tokens carry no aud here, so only id_tokens are touched.
-  plain.service.on("beforeTokenSigning", (token) => TAMPER.get(token.payload.aud)?.(token));
+  plain.service.on("beforeTokenSigning", (token) => {
+    TAMPER.get(token.payload.aud)?.(token);
+    Object.assign(token.payload, CLAIMS.get(token.payload.aud));
+  });
   const announcing = await mockIssuer();
   announcing.service.on("beforeWellKnownOpenIdConfiguration", (metadata) => {
     metadata.body.authorization_response_iss_parameter_supported = true;

@@ -12,7 +12,7 @@ export function getRoutes(app: Hono<any>): string[] {
 
 export const CSP_RULES = ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"];
 
-/** The headers every HTML answer must carry; the CSP allows no inline script but by hash. */
+/** The headers every HTML answer must carry; the CSP allows no inline script. */
 export function htmlHeaderProblems(res: Response): string[] {
   const problems: string[] = [];
   const csp = res.headers.get("content-security-policy") ?? "";

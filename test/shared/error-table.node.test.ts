@@ -1,50 +1,62 @@
-// The head of the error table is exactly the 70 reasons of service-spec.md's fleet error table, with its statuses.
+// The error table against service-spec.md: its head is exactly the 70 reasons of the fleet error table, with their
+// statuses, and what GET /api/reasons serves (the shared meta route itself) holds every spec reason with a message.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { REASONS, SPEC_REASON_COUNT } from "../../shared/errors";
+import { mountMetaRoutes } from "../../shared/http/meta-routes";
+import { specAuthHostReasons, specReasons } from "../helpers/spec-reasons";
 
 const spec = readFileSync(path.join(import.meta.dirname, "../../../shared/spec/service-spec.md"), "utf8");
 
-/** Splits "a (403), b (400: x, y), c" on the commas outside parentheses. */
-function splitTopLevel(cell: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of cell) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth--;
-    if (ch === "," && depth === 0) {
-      parts.push(current);
-      current = "";
-    } else current += ch;
-  }
-  return [...parts, current];
-}
-
-function specReasons(): Map<string, number> {
-  const table = spec.slice(spec.indexOf("| Class | reason (HTTP) |"), spec.indexOf("These are 70 reasons."));
-  const reasons = new Map<string, number>();
-  for (const row of table.split("\n").slice(2)) {
-    const [, klass = "", cell = ""] = row.split("|").map((c) => c.trim());
-    const classStatus = /\((\d{3})\)/.exec(klass)?.[1];
-    for (const entry of splitTopLevel(cell)) {
-      const match = /^([a-z_]+)(?: \((\d{3}))?/.exec(entry.trim());
-      if (match) reasons.set(match[1] as string, Number(match[2] ?? classStatus));
-    }
-  }
-  return reasons;
+async function served(): Promise<{ reason: string; status: number; message: string }[]> {
+  const app = new OpenAPIHono();
+  mountMetaRoutes(app, { name: "test", title: "Test", version: "0" });
+  const res = await app.request("/api/reasons");
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { reasons: { reason: string; status: number; message: string }[] }).reasons;
 }
 
 describe("error table against service-spec.md", () => {
   it("holds all 70 spec reasons, first, with the spec's statuses", () => {
-    const expected = specReasons();
+    const expected = specReasons(spec);
     expect(expected.size).toBe(SPEC_REASON_COUNT);
     const head = Object.entries(REASONS).slice(0, SPEC_REASON_COUNT);
     expect(new Map(head)).toEqual(expected);
   });
 
   it("holds the auth host errors with the spec's statuses", () => {
-    expect(REASONS).toMatchObject({ not_authenticated: 401, not_in_roster: 403, unknown_did_oc: 404, no_roster: 409 });
+    const expected = specAuthHostReasons(spec);
+    expect([...expected.keys()].sort()).toEqual([
+      "invalid_challenge",
+      "no_roster",
+      "not_authenticated",
+      "not_in_roster",
+      "unknown_did_oc",
+    ]);
+    for (const [reason, status] of expected) {
+      expect(Object.hasOwn(REASONS, reason), reason).toBe(true);
+      if (status !== undefined) expect(REASONS[reason as keyof typeof REASONS], reason).toBe(status);
+    }
+  });
+
+  it("serves at /api/reasons every spec reason, in the spec's order, with its status and a sentence", async () => {
+    const list = await served();
+    const head = list.slice(0, SPEC_REASON_COUNT).map(({ reason, status }) => [reason, status] as const);
+    expect(new Map(head)).toEqual(specReasons(spec));
+    expect([...new Map(head).keys()]).toEqual([...specReasons(spec).keys()]);
+    for (const [reason, status] of specAuthHostReasons(spec)) {
+      const entry = list.find((e) => e.reason === reason);
+      expect(entry, reason).toBeDefined();
+      if (status !== undefined) expect(entry?.status, reason).toBe(status);
+    }
+    expect(new Set(list.map((e) => e.reason)).size).toBe(list.length);
+    for (const { reason, message } of list) {
+      // A sentence for a person: capitalised, ends with a full stop, and never the code itself.
+      expect(message, reason).toMatch(/^[A-Z].{8,118}\.$/);
+      expect(message, reason).not.toContain(reason);
+      expect(message, reason).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+    }
   });
 });

@@ -1,6 +1,6 @@
-// The one error table: statuses, the rendered envelope, and the spec's 70 reasons at its head.
+// The one error table: statuses, sentences, the rendered envelope, and the spec's 70 reasons at its head.
 import { describe, expect, it } from "vitest";
-import { AppError, errorResponse, REASONS, SPEC_REASON_COUNT } from "../../shared/errors";
+import { AppError, errorResponse, REASON_TABLE, REASONS, type Reason, SPEC_REASON_COUNT } from "../../shared/errors";
 
 describe("error table", () => {
   it("gives every reason a 4xx or 5xx status", () => {
@@ -9,6 +9,15 @@ describe("error table", () => {
       expect(reason).toMatch(/^[a-z0-9_]+$/);
     }
     expect(Object.keys(REASONS).length).toBeGreaterThan(SPEC_REASON_COUNT);
+  });
+
+  it("gives every reason a sentence for a person, and derives the status map from the same table", () => {
+    for (const [reason, { status, message }] of Object.entries(REASON_TABLE)) {
+      expect(REASONS[reason as Reason], reason).toBe(status);
+      expect(message, reason).toMatch(/^[A-Z].*[.]$/);
+      expect(message, reason).not.toContain(reason);
+    }
+    expect(Object.keys(REASONS)).toEqual(Object.keys(REASON_TABLE));
   });
 
   it("renders {ok:false, reason, detail?} with the table's status and extra headers", async () => {

@@ -1,5 +1,7 @@
 // OpenID Connect sign-in after the code exchange: the library has checked the id_token (issuer, audience, azp,
 // expiry, nonce); its signature is checked too, against the discovered key set, and `sub` becomes the identity.
+// The provider's name (else username, else email) is kept as the account's display name: a person recognises an
+// account by it. Shown only; an account is never matched by it (OA-06).
 import {
   getValidatedIdTokenClaims,
   processUserInfoResponse,
@@ -26,8 +28,13 @@ export async function oidcProfile(
   if (claims.sub === "" || claims.sub.length > MAX_SUBJECT_LENGTH) {
     throw new OAuthError("oauth_response_invalid", "id_token has no usable subject");
   }
-  const name = displayName(claims.name, claims.preferred_username) ?? (await userinfoName(server, tokens, claims.sub));
+  const name = profileName(claims) ?? (await userinfoName(server, tokens, claims.sub));
   return { identity: { kind: provider.identityKind, value: claims.sub }, displayName: name };
+}
+
+/** The OIDC standard claims (Core §5.1) a person knows an account by, in order of preference. */
+function profileName(claims: Record<string, unknown>): string | null {
+  return displayName(claims.name, claims.preferred_username, claims.email);
 }
 
 /**
@@ -39,7 +46,7 @@ async function userinfoName(server: ProviderServer, tokens: TokenEndpointRespons
   try {
     const response = await userInfoRequest(server.as, server.client, tokens.access_token, server.options);
     const info = await processUserInfoResponse(server.as, server.client, sub, response);
-    return displayName(info.name, info.preferred_username);
+    return profileName(info);
   } catch {
     return null;
   }

@@ -5,7 +5,6 @@ import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import type { AuthEnv } from "./env";
-import { SIGNIN_SCRIPT } from "./pages/signin-script";
 import { accountRoutes } from "./routes/account";
 import { challengeRoutes } from "./routes/challenge";
 import { connectRoutes } from "./routes/connect";
@@ -15,6 +14,7 @@ import { jwksRoutes } from "./routes/jwks";
 import { logoutRoutes } from "./routes/logout";
 import { meRoutes } from "./routes/me";
 import { oauthRoutes } from "./routes/oauth";
+import { oauthCallbackRoutes } from "./routes/oauth-callback";
 import { signinRoutes } from "./routes/signin";
 import { signinPageRoutes } from "./routes/signin-page";
 import { switchRoutes } from "./routes/switch";
@@ -22,7 +22,7 @@ import { verifyProxyRoutes } from "./routes/verify-proxy";
 
 export const app = new OpenAPIHono<AuthEnv>();
 
-app.use("*", securityHeaders({ inlineScripts: [SIGNIN_SCRIPT] }));
+app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.route("/", verifyProxyRoutes);
 app.route("/", signinPageRoutes);
@@ -38,6 +38,7 @@ for (const group of [
   connectRoutes,
   familyRoutes,
   oauthRoutes,
+  oauthCallbackRoutes,
 ]) {
   app.route("/", group);
 }

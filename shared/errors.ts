@@ -11,6 +11,12 @@ export const REASONS = Object.fromEntries(
   Object.entries(REASON_TABLE).map(([reason, { status }]) => [reason, status]),
 ) as { readonly [R in Reason]: (typeof REASON_TABLE)[R]["status"] };
 
+/** Is `key` a reason of the table? (A type guard, so no reason is ever made by a cast.) */
+export const isReason = (key: string): key is Reason => Object.hasOwn(REASON_TABLE, key);
+
+/** Every reason, in table order. */
+export const ALL_REASONS: readonly Reason[] = Object.keys(REASON_TABLE).filter(isReason);
+
 /** The 70 reasons of service-spec.md's fleet error table, in table order (a test holds the table to this list). */
 export const SPEC_REASON_COUNT = 70;
 
@@ -25,8 +31,7 @@ export class AppError extends Error {
     this.name = "AppError";
     // The compiler proves every reason is in the table; should a string from outside slip in at run time anyway,
     // fail closed: a Response with an undefined status would be a 200.
-    const known = Object.hasOwn(REASONS, reason);
-    this.reason = known ? reason : "internal_error";
+    this.reason = isReason(reason) ? reason : "internal_error";
     this.status = REASONS[this.reason];
     this.detail = options.detail;
     this.headers = options.headers;
@@ -53,5 +58,5 @@ export function errorResponse(err: AppError): Response {
 
 /** GET /api/reasons: the table as data, in table order. */
 export function reasonList(): { reason: Reason; status: number; message: string }[] {
-  return (Object.keys(REASON_TABLE) as Reason[]).map((reason) => ({ reason, ...REASON_TABLE[reason] }));
+  return ALL_REASONS.map((reason) => ({ reason, ...REASON_TABLE[reason] }));
 }

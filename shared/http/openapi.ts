@@ -1,11 +1,11 @@
 // OpenAPI building blocks every worker's routes share: the error envelope schema and response entries.
 import { z } from "@hono/zod-openapi";
-import { REASONS, type Reason } from "../errors";
+import { ALL_REASONS, REASONS, type Reason } from "../errors";
 
 export const ErrorSchema = z
   .object({
     ok: z.literal(false),
-    reason: z.enum(Object.keys(REASONS) as [Reason, ...Reason[]]),
+    reason: z.enum(ALL_REASONS as [Reason, ...Reason[]]),
     detail: z.string().optional(),
   })
   .openapi("Error");

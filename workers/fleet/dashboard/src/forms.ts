@@ -30,7 +30,7 @@ export interface Column<T> {
   cell: (row: T) => Children;
 }
 
-/** One row per item; an empty list shows `empty` in one row. */
+/** One row per item, in a box that scrolls sideways; an empty list shows `empty` in one row. */
 export function table<T>(caption: string, columns: readonly Column<T>[], rows: readonly T[], empty = "None yet.") {
   const body = rows.length
     ? rows.map((row) =>
@@ -41,21 +41,17 @@ export function table<T>(caption: string, columns: readonly Column<T>[], rows: r
         ),
       )
     : [h("tr", {}, h("td", { colspan: String(columns.length), class: "empty" }, empty))];
-  return h(
-    "table",
+  const head = h(
+    "thead",
     {},
-    h("caption", {}, caption),
     h(
-      "thead",
+      "tr",
       {},
-      h(
-        "tr",
-        {},
-        columns.map((col) => h("th", { scope: "col" }, col.label)),
-      ),
+      columns.map((col) => h("th", { scope: "col" }, col.label)),
     ),
-    h("tbody", {}, body),
   );
+  // The box scrolls sideways when the table is wider than the screen (dashboard.css).
+  return h("div", { class: "table-scroll" }, h("table", {}, h("caption", {}, caption), head, h("tbody", {}, body)));
 }
 
 /** A "Created"-style column of a timestamp field. */

@@ -5,7 +5,7 @@ import { api, query } from "./api";
 import { field, select, table, timeColumn, unlessArchived } from "./forms";
 import { type Notice, notice } from "./notice";
 import type { Page, ScreenContext } from "./types";
-import { h, moreButton, section } from "./ui";
+import { h, section, showPage } from "./ui";
 
 const ROLES = ["viewer", "member", "admin", "owner"];
 
@@ -99,8 +99,5 @@ async function loadMembers(ctx: ScreenContext, list: HTMLElement, out: Notice, c
     ],
     result.data.members,
   );
-  if (append) list.append(t);
-  else list.replaceChildren(t);
-  const next = result.data.next_cursor;
-  if (next) list.append(moreButton("More", () => loadMembers(ctx, list, out, next, true)));
+  showPage(list, t, append, result.data.next_cursor, (next) => loadMembers(ctx, list, out, next, true));
 }

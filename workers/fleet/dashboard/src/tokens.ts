@@ -5,7 +5,7 @@ import { api, query } from "./api";
 import { field, secretOnce, table, timeColumn, unlessArchived } from "./forms";
 import { type Notice, notice } from "./notice";
 import type { Page, ScreenContext } from "./types";
-import { badge, h, moreButton, section } from "./ui";
+import { badge, h, section, showPage } from "./ui";
 
 interface Token {
   id: string;
@@ -117,8 +117,5 @@ async function loadTokens(ctx: ScreenContext, list: HTMLElement, out: Notice, cu
     ],
     result.data.tokens,
   );
-  if (append) list.append(t);
-  else list.replaceChildren(t);
-  const next = result.data.next_cursor;
-  if (next) list.append(moreButton("More", () => loadTokens(ctx, list, out, next, true)));
+  showPage(list, t, append, result.data.next_cursor, (next) => loadTokens(ctx, list, out, next, true));
 }

@@ -62,3 +62,16 @@ export function moreButton(label: string, load: () => unknown, attrs: Attrs = {}
   );
   return button;
 }
+
+/** Shows one page of a list, in place of the earlier pages or after them, with "More" while the list goes on. */
+export function showPage(
+  list: HTMLElement,
+  page: Node,
+  append: boolean,
+  next: string | null | undefined,
+  loadNext: (cursor: string) => unknown,
+) {
+  if (append) list.append(page);
+  else list.replaceChildren(page);
+  if (next) list.append(moreButton("More", () => loadNext(next)));
+}

@@ -44,5 +44,5 @@ export async function loadMessages(): Promise<void> {
   for (const { reason, message } of result.data.reasons) if (message) messages.set(reason, message);
 }
 
-/** The sentence for a reason; until the table has one, the reason code itself. */
-export const messageFor = (reason: string): string => messages.get(reason) ?? reason;
+/** The sentence for a reason, if the server's table has one (until then the notice shows the reason code alone). */
+export const messageFor = (reason: string): string | undefined => messages.get(reason);

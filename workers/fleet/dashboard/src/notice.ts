@@ -31,15 +31,16 @@ export function notice(id?: string): Notice {
     el.replaceChildren(...children);
   };
   const methods = {
-    error: (result: Failure) =>
+    error: (result: Failure) => {
+      const message = messageFor(result.reason);
       show(
         "error",
         "alert",
-        h("span", { class: "message" }, messageFor(result.reason)),
-        " ",
+        ...(message ? [h("span", { class: "message" }, message), " "] : []),
         h("code", { class: "reason", dataset: { reason: result.reason } }, result.reason),
         ...(result.detail ? [h("span", { class: "detail" }, ` ${result.detail}`)] : []),
-      ),
+      );
+    },
     ok: (text: string) => show("ok", "status", text),
     warn: (text: string) => show("warn", "status", text),
     clear: () => show("", "status"),

@@ -149,6 +149,8 @@ describe("fleet dashboard", () => {
     expect((await received("/ok/dashboard"))[0]).toMatchObject({ serviceOk: true, standardOk: true });
     await failCard.locator("button[data-retry]").first().click();
     await expect.poll(() => failCard.locator(".notice").textContent()).toContain("Retried: attempt 2");
+    // The attempt failed again: the outcome is amber (pending), not a green success.
+    expect(await failCard.locator(".notice").getAttribute("class")).toBe("notice warn");
     const manual = (await received("/fail/dashboard")).filter((r) => r.headers["x-service-manual-retry"] === "true");
     expect(manual).toHaveLength(1);
     await shot(page, "09-webhook-deliveries");
@@ -193,6 +195,16 @@ describe("fleet dashboard", () => {
     // A processor sends the buyer back to /dashboard/?project=…&billing=…: this project's billing, with a notice.
     await page.goto(`${dashboard}?project=${projectId}&billing=cancelled`);
     await expect.poll(() => page.textContent("#billing-return")).toContain("cancelled");
+
+    // Archived: read-only, so no view offers a form; the overview says so instead.
+    await page.goto(`${project}/overview`);
+    await page.click("#archive");
+    await page.locator("h2 .badge", { hasText: "archived" }).waitFor();
+    for (const view of ["overview", "members", "tokens", "webhooks"]) {
+      await page.goto(`${project}/${view}`);
+      await page.locator(`#screen-${view} .read-only`).first().waitFor();
+      expect(await page.locator(`#screen-${view} form`).count()).toBe(0);
+    }
     await context.close();
   }, 180_000);
 });

@@ -1,13 +1,13 @@
 // Builds the static assets the workers serve, with nothing fetched from a CDN:
 // - .build/public (auth and verify): the API explorer (Swagger UI from the swagger-ui-dist package) and its init
 //   script, and the auth host's sign-in page script (workers/auth/src/pages/signin/*.ts, bundled by esbuild);
-// - .build/fleet-public (fleet only): the same explorer plus the fleet dashboard (workers/fleet/dashboard, plain
-//   HTML, CSS and ES modules copied as they are) and its `_headers` (the auth host has no fleet API, so it must not
-//   serve the dashboard).
+// - .build/fleet-public (fleet only): the same explorer plus the fleet dashboard (workers/fleet/dashboard: HTML and
+//   CSS copied as they are, its TypeScript in src/ bundled by esbuild into one module, js/main.js) and its `_headers`
+//   (the auth host has no fleet API, so it must not serve the dashboard).
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { build } from "esbuild";
+import { build, buildSync } from "esbuild";
 
 const require = createRequire(import.meta.url);
 const root = path.join(import.meta.dirname, "..");
@@ -43,12 +43,24 @@ const dashboardSource = path.join(root, "workers", "fleet", "dashboard");
 const fleetDir = path.join(root, ".build", "fleet-public");
 const dashboardOut = path.join(fleetDir, "dashboard");
 cpSync(publicDir, fleetDir, { recursive: true, filter: (source) => path.basename(source) !== authAssets });
-const isHeaders = (source) => path.basename(source) === "_headers";
-cpSync(dashboardSource, dashboardOut, { recursive: true, filter: (source) => !isHeaders(source) });
+// Copied: everything but `_headers` and the TypeScript sources (bundled below into js/main.js).
+const copied = (source) => !["_headers", "src"].includes(path.basename(source));
+cpSync(dashboardSource, dashboardOut, { recursive: true, filter: copied });
+const BUNDLE = path.join("js", "main.js");
 for (const entry of readdirSync(dashboardOut, { recursive: true })) {
-  if (!existsSync(path.join(dashboardSource, entry)))
+  const built = entry === "js" || entry === BUNDLE || entry === `${BUNDLE}.map`;
+  if (!built && !existsSync(path.join(dashboardSource, entry)))
     rmSync(path.join(dashboardOut, entry), { recursive: true, force: true });
 }
+buildSync({
+  entryPoints: [path.join(dashboardSource, "src", "main.ts")],
+  outfile: path.join(dashboardOut, BUNDLE),
+  bundle: true,
+  format: "esm",
+  target: "es2022",
+  sourcemap: true,
+  logLevel: "warning",
+});
 // Workers static assets read `_headers` from the root of the assets directory.
 copyFileSync(path.join(dashboardSource, "_headers"), path.join(fleetDir, "_headers"));
 console.log(`fleet dashboard assets in ${path.relative(process.cwd(), fleetDir)}`);

@@ -3,6 +3,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { reasonList } from "../errors";
+import { mountFavicon } from "./favicon";
 
 /** How long clients and caches may keep the OpenAPI description (service-spec Limits). */
 export const OPENAPI_MAX_AGE_SECONDS = 300;
@@ -89,4 +90,5 @@ export function mountMetaRoutes<E extends Env>(
     }),
     (c) => c.html(explorerPage(service.title)),
   );
+  mountFavicon(app);
 }

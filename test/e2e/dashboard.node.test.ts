@@ -3,44 +3,25 @@
 // loopback webhook receiver. Screenshots of each screen and the downloaded audit bundle go to test-artifacts/dashboard/.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Signer } from "bip322-js";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { randomHex } from "../../shared/crypto/digest";
-import { buildDelegation } from "../../shared/envelopes/agent";
-import { isoSeconds } from "../../shared/time";
-import { ensureChromium, launchChromium, startStack } from "../harness/browser-stack.mjs";
-import { startReceiver } from "../harness/webhook-receiver.mjs";
+import { browserSession, signInWithBitcoin } from "../harness/browser-session";
+import { signedDelegation } from "../harness/signed-delegation";
 
 const artifacts = path.join(import.meta.dirname, "../..", "test-artifacts", "dashboard");
-const HOUR_MS = 3_600_000;
 
-let stack: Awaited<ReturnType<typeof startStack>>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  ensureChromium();
-  mkdirSync(artifacts, { recursive: true });
-  receiver = await startReceiver();
-  stack = await startStack({
-    auth: 8807,
-    fleet: 8808,
-    authInspector: 9247,
-    fleetInspector: 9248,
-    stateDir: ".build/dashboard-state",
-    // No card processor, whatever the developer's environment holds: checkout then answers its 503 reason.
-    env: { STRIPE_SECRET_KEY: "" },
-  });
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  await receiver?.close();
+const session = browserSession({
+  auth: 8807,
+  fleet: 8808,
+  authInspector: 9247,
+  fleetInspector: 9248,
+  stateDir: ".build/dashboard-state",
+  // No card processor, whatever the developer's environment holds: checkout then answers its 503 reason.
+  env: { STRIPE_SECRET_KEY: "" },
 });
+
+beforeAll(() => mkdirSync(artifacts, { recursive: true }));
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
@@ -48,32 +29,15 @@ const shot = (page: Page, name: string) =>
 /** The reason of the last error a screen's notice shows. */
 const reasonIn = (page: Page, selector: string) => page.locator(`${selector} code.reason`).textContent();
 
-/** A delegation from the signed-in owner to a fresh agent key, signed with bip322-js, as an agent's tool would. */
-async function signedDelegation(principal: { wif: string; address: string }) {
-  const agent = generateSigningWif(undefined, "p2wpkh");
-  const now = Date.now();
-  return buildDelegation(
-    {
-      principal: principal.address,
-      agent: agent.address,
-      scopes: ["stamp:sign(mime=text/markdown)"],
-      bond: null,
-      issued_at: isoSeconds(now - HOUR_MS),
-      expires_at: isoSeconds(now + 24 * HOUR_MS),
-      nonce: randomHex(16),
-    },
-    (id) => Signer.sign(principal.wif, principal.address, id) as string,
-  );
-}
-
 async function received(pathname: string) {
-  const res = await fetch(`${receiver.url}/__admin/received?path=${encodeURIComponent(pathname)}`);
+  const res = await fetch(`${session.receiver.url}/__admin/received?path=${encodeURIComponent(pathname)}`);
   return (await res.json()) as { headers: Record<string, string>; serviceOk: boolean; standardOk: boolean }[];
 }
 
 describe("fleet dashboard", () => {
   it("runs a project owner's day: projects, members, tokens, webhooks, envelopes, audit, log, billing", async () => {
-    const context = await (browser as Browser).newContext({ acceptDownloads: true });
+    const { stack, receiver, browser } = session;
+    const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     page.on("dialog", (dialog) => dialog.accept());
     const { fleetOrigin } = stack;
@@ -92,13 +56,7 @@ describe("fleet dashboard", () => {
     await page.click("#signin-link");
     await page.waitForURL((url) => url.origin === stack.authOrigin && url.pathname === "/signin");
     const owner = generateSigningWif(undefined, "p2wpkh");
-    await page.fill("#btc-address", owner.address);
-    await page.click("#btc-challenge");
-    await page.waitForSelector("#btc-signature", { state: "visible" });
-    const challenge = await page.inputValue("#btc-message");
-    await page.fill("#btc-signature", Signer.sign(owner.wif, owner.address, challenge) as string);
-    await page.click("#btc-signin");
-    await page.waitForURL((url) => url.origin === fleetOrigin);
+    await signInWithBitcoin(page, fleetOrigin, owner);
     await expect.poll(() => page.textContent("#signed-in-as")).toContain(owner.address);
     await shot(page, "02-projects");
 
@@ -191,6 +149,8 @@ describe("fleet dashboard", () => {
     expect((await received("/ok/dashboard"))[0]).toMatchObject({ serviceOk: true, standardOk: true });
     await failCard.locator("button[data-retry]").first().click();
     await expect.poll(() => failCard.locator(".notice").textContent()).toContain("Retried: attempt 2");
+    // The attempt failed again: the outcome is amber (pending), not a green success.
+    expect(await failCard.locator(".notice").getAttribute("class")).toBe("notice warn");
     const manual = (await received("/fail/dashboard")).filter((r) => r.headers["x-service-manual-retry"] === "true");
     expect(manual).toHaveLength(1);
     await shot(page, "09-webhook-deliveries");
@@ -235,6 +195,16 @@ describe("fleet dashboard", () => {
     // A processor sends the buyer back to /dashboard/?project=…&billing=…: this project's billing, with a notice.
     await page.goto(`${dashboard}?project=${projectId}&billing=cancelled`);
     await expect.poll(() => page.textContent("#billing-return")).toContain("cancelled");
+
+    // Archived: read-only, so no view offers a form; the overview says so instead.
+    await page.goto(`${project}/overview`);
+    await page.click("#archive");
+    await page.locator("h2 .badge", { hasText: "archived" }).waitFor();
+    for (const view of ["overview", "members", "tokens", "webhooks"]) {
+      await page.goto(`${project}/${view}`);
+      await page.locator(`#screen-${view} .read-only`).first().waitFor();
+      expect(await page.locator(`#screen-${view} form`).count()).toBe(0);
+    }
     await context.close();
   }, 180_000);
 });

@@ -170,6 +170,20 @@ describe("POST /api/checkout/lightning", () => {
       { id: res.body.payment_id, processor: "lightning", status: "pending", amount: 50_000, currency: "sats" },
     ]);
   });
+
+  it("the local lightning checkout page offers Pay until its invoice is settled, then no more", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    const res = await owner.call<{ url: string }>("POST", "/api/checkout/lightning", {
+      project_id: projectId,
+      tier: "pro",
+    });
+    const page = async () => (await fetch(res.body.url)).text();
+    expect(await page()).toContain("<button>Pay");
+    await fetch(`${res.body.url}/pay`, { method: "POST", redirect: "manual" });
+    const settled = await page();
+    expect(settled).toContain("Status: Settled");
+    expect(settled).not.toContain("<button>Pay");
+  });
 });
 
 describe("configuration and processor failures", () => {

@@ -73,15 +73,20 @@ export function startBtcpay({
     if (page) {
       const invoice = invoices.get(page[1]);
       if (!invoice) return send(404, { code: "invoice-not-found", message: "Invoice not found" });
+      // A settled invoice offers nothing more to pay, and paying it again sends no second settlement.
+      const settled = invoice.status === "Settled";
       if (req.method === "GET") {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        const pay = `<form method="post" action="/i/${invoice.id}/pay"><button>Pay (simulated lightning)</button></form>`;
         return res.end(
-          `<!doctype html><title>Local lightning checkout</title><h1>Pay ${invoice.amount} sats</h1>` +
-            `<p>Status: ${invoice.status}</p><form method="post" action="/i/${invoice.id}/pay"><button>Pay (simulated lightning)</button></form>`,
+          `<!doctype html><title>Local lightning checkout</title><h1>${settled ? "Paid" : "Pay"} ${invoice.amount} sats</h1>` +
+            `<p>Status: ${invoice.status}</p>${settled ? "" : pay}`,
         );
       }
-      invoice.status = "Settled";
-      await deliver([event("InvoiceReceivedPayment", invoice.id), event("InvoiceSettled", invoice.id)]);
+      if (!settled) {
+        invoice.status = "Settled";
+        await deliver([event("InvoiceReceivedPayment", invoice.id), event("InvoiceSettled", invoice.id)]);
+      }
       const back = invoice.checkout?.redirectURL;
       res.writeHead(back ? 303 : 200, back ? { location: back } : { "content-type": "text/plain" });
       return res.end(back ? "" : "Paid.");

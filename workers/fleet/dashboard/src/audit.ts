@@ -1,16 +1,28 @@
 // Audit export: download the signed bundle of every envelope (ndjson, json or csv; the last line or member is the
 // signed manifest, checked offline by `npm run verify-bundle`), and the list of completed exports with counts.
 // Routes: GET /api/audit/export?project_id&format, GET /api/audit/bundles?project_id.
-import { api, query } from "./api.js";
-import { h, notice, section, short, table, time } from "./ui.js";
+import { api, query } from "./api";
+import { table, timeColumn } from "./forms";
+import { notice } from "./notice";
+import type { ScreenContext } from "./types";
+import { h, section, short } from "./ui";
 
 const FORMATS = [
   ["ndjson", "NDJSON (one envelope per line)"],
   ["json", "JSON (one document)"],
   ["csv", "CSV (kind, id, envelope)"],
-];
+] as const;
 
-export async function auditScreen(ctx) {
+interface Bundle {
+  id: string;
+  format: string;
+  counts: Record<string, number>;
+  sha256: string;
+  kid: string;
+  created_at: string;
+}
+
+export async function auditScreen(ctx: ScreenContext) {
   const { project, container } = ctx;
   const bundles = h("div", { id: "bundle-list" });
   const links = FORMATS.map(([format, label]) =>
@@ -43,13 +55,13 @@ export async function auditScreen(ctx) {
   await loadBundles(ctx, bundles);
 }
 
-async function loadBundles(ctx, box) {
+async function loadBundles(ctx: ScreenContext, box: HTMLElement) {
   const out = notice();
-  const result = await api("GET", `/api/audit/bundles${query({ project_id: ctx.project.id })}`);
-  if (!out.check(result)) return box.replaceChildren(out);
-  const total = (b) => String(Object.values(b.counts).reduce((sum, n) => sum + n, 0));
+  const result = await api<{ bundles: Bundle[] }>("GET", `/api/audit/bundles${query({ project_id: ctx.project.id })}`);
+  if (!out.check(result) || !result.ok) return box.replaceChildren(out);
+  const total = (b: Bundle) => String(Object.values(b.counts).reduce((sum, n) => sum + n, 0));
   box.replaceChildren(
-    table(
+    table<Bundle>(
       "Audit bundles, newest first",
       [
         { label: "Bundle", cell: (b) => h("code", {}, b.id) },
@@ -57,7 +69,7 @@ async function loadBundles(ctx, box) {
         { label: "Envelopes", cell: total },
         { label: "sha256", cell: (b) => h("code", { title: b.sha256 }, short(b.sha256)) },
         { label: "Key", cell: (b) => h("code", {}, b.kid) },
-        { label: "Created", cell: (b) => time(b.created_at) },
+        timeColumn("Created", (b) => b.created_at),
       ],
       result.data.bundles,
       "No exports yet.",

@@ -1,0 +1,187 @@
+// The browser sweep: every page of both hosts, signed out and signed in, at a desktop and a phone width, checked for
+// what a person sees: no "[object", "undefined", "NaN" or a standalone "null" in the visible text, no sideways
+// scrolling, no console error, no failed load of the page's own files. The pages come from the hosts themselves
+// (each GET route whose OpenAPI description answers HTML), plus the dashboard and each of its views (its own VIEWS
+// list), so a new page or view is swept without editing this file. Screenshots of the signed-in dashboard go to
+// docs/screenshots/ (referenced from README.md).
+import path from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { generateSigningWif } from "../../scripts/wif.mjs";
+import { VIEWS } from "../../workers/fleet/dashboard/src/views";
+import { browserSession, signInWithBitcoin } from "../harness/browser-session";
+import { signedDelegation } from "../harness/signed-delegation";
+
+const WIDTHS = [1280, 390] as const;
+const HEIGHT = 844;
+const screenshots = path.join(import.meta.dirname, "../..", "docs", "screenshots");
+/** Words that mean a value reached the page unconverted. */
+const LEAKS = /\[object|undefined|NaN|(?<![\w-])null(?![\w-])/;
+
+/**
+ * Problems on pages this sweep's branch may not change, each with why: reported on the console, not failed. Remove
+ * an entry when its page is fixed.
+ */
+const OWNED_ELSEWHERE: readonly { url: RegExp; problem: RegExp; why: string }[] = [
+  {
+    url: /:\d+\/signin$/,
+    problem: /^overflow/,
+    why: "the sign-in page (workers/auth/src/pages/, being reworked by its owner) is wider than 390 px, signed in",
+  },
+];
+
+const knownOf = (url: string, problem: string) =>
+  OWNED_ELSEWHERE.find((k) => k.url.test(url) && k.problem.test(problem));
+
+const session = browserSession({
+  auth: 8807,
+  fleet: 8808,
+  authInspector: 9249,
+  fleetInspector: 9250,
+  stateDir: ".build/e2e-pages-state",
+  env: { STRIPE_SECRET_KEY: "" },
+});
+
+/** The host's HTML pages: GET routes without parameters whose 200 answer is text/html, from its OpenAPI document. */
+async function htmlPages(origin: string): Promise<string[]> {
+  type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> };
+  const doc = (await (await fetch(`${origin}/api/openapi`)).json()) as { paths: Record<string, { get?: Operation }> };
+  return Object.entries(doc.paths)
+    .filter(([route, item]) => !route.includes("{") && item.get?.responses?.["200"]?.content?.["text/html"])
+    .map(([route]) => `${origin}${route}`);
+}
+
+/** Every page of both hosts: the described HTML routes, the dashboard's project list and each of its views. */
+async function allPages(projectId: string): Promise<string[]> {
+  const dashboard = `${session.stack.fleetOrigin}/dashboard/`;
+  return [
+    ...(await htmlPages(session.stack.authOrigin)),
+    ...(await htmlPages(session.stack.fleetOrigin)),
+    dashboard,
+    ...VIEWS.map((view) => `${dashboard}#/p/${projectId}/${view.id}`),
+  ];
+}
+
+/** Opens `url` in a fresh tab at `width` and returns what a person would be shown that is wrong. */
+async function problemsOf(context: BrowserContext, url: string, width: number): Promise<string[]> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: HEIGHT });
+  const { origin } = new URL(url);
+  const problems: string[] = [];
+  // API calls answer 4xx by design (signed out, /api/auth/me is 401); the browser logs those as console errors too.
+  const apiCalls = new Set<string>();
+  page.on("request", (req) => {
+    if (["fetch", "xhr"].includes(req.resourceType())) apiCalls.add(req.url());
+  });
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && !apiCalls.has(msg.location().url)) problems.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("requestfailed", (req) => {
+    if (req.url().startsWith(origin)) problems.push(`failed: ${req.url()} ${req.failure()?.errorText}`);
+  });
+  page.on("response", (res) => {
+    const own = res.url().startsWith(origin) && !apiCalls.has(res.url());
+    if (own && res.status() >= 400) problems.push(`${res.status()}: ${res.url()}`);
+  });
+  await page.goto(url, { waitUntil: "networkidle" });
+  // innerText, not textContent: the text as rendered (hidden elements and closed <details> left out). A string, as
+  // this file is type-checked without the DOM library.
+  const seen = (await page.evaluate(
+    "({ text: document.body.innerText, scrollWidth: document.documentElement.scrollWidth, innerWidth })",
+  )) as { text: string; scrollWidth: number; innerWidth: number };
+  const leak = LEAKS.exec(seen.text);
+  if (leak) problems.push(`text: …${seen.text.slice(Math.max(0, leak.index - 40), leak.index + 40)}…`);
+  if (seen.scrollWidth > seen.innerWidth) problems.push(`overflow: ${seen.scrollWidth} px wide in ${seen.innerWidth}`);
+  await page.close();
+  return problems;
+}
+
+/** Signs in from the dashboard's link with a fresh Bitcoin key, as a person would. */
+async function signIn(page: Page) {
+  const owner = generateSigningWif(undefined, "p2wpkh");
+  await page.goto(`${session.stack.fleetOrigin}/dashboard/`);
+  await page.click("#signin-link");
+  await signInWithBitcoin(page, session.stack.fleetOrigin, owner);
+  await page.waitForSelector("#signed-in-as");
+  return owner;
+}
+
+/** The dashboard's own API call (same origin, the session cookie and Sec-Fetch-Site as the page sends them). */
+async function call<T>(page: Page, method: string, pathname: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ([m, p, b]) => {
+      const init =
+        b === undefined ? { method: m } : { method: m, headers: { "content-type": "application/json" }, body: b };
+      return (await fetch(p, init)).json();
+    },
+    [method, pathname, body === undefined ? undefined : JSON.stringify(body)] as const,
+  ) as Promise<T>;
+}
+
+/** A project with something in each view: a member, a token, a webhook endpoint with a delivery, a delegation, an
+ * audit bundle and the admin log entries those leave. */
+async function projectWithData(page: Page, owner: { wif: string; address: string }): Promise<string> {
+  const { project } = await call<{ project: { id: string } }>(page, "POST", "/api/projects", { name: "Sweep fleet" });
+  const member = generateSigningWif(undefined, "p2wpkh").address;
+  await call(page, "POST", `/api/projects/${project.id}/members`, { address: member, role: "member" });
+  const { secret } = await call<{ secret: string }>(page, "POST", "/api/tokens", {
+    project_id: project.id,
+    name: "ci",
+  });
+  const { endpoint } = await call<{ endpoint: { id: string } }>(page, "POST", "/api/webhooks/endpoints", {
+    project_id: project.id,
+    url: `${session.receiver.url}/ok/pages`,
+    event_types: ["*"],
+  });
+  await call(page, "POST", `/api/webhooks/endpoints/${endpoint.id}/test`);
+  const built = await signedDelegation(owner);
+  const registered = await fetch(`${session.stack.fleetOrigin}/api/delegations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ project_id: project.id, envelope: built.envelope }),
+  });
+  expect(registered.status).toBe(201);
+  await call(page, "GET", `/api/audit/export?project_id=${project.id}&format=ndjson`).catch(() => undefined);
+  return project.id;
+}
+
+describe("every page, as a person sees it", () => {
+  it("shows no leaked value, no sideways scroll, no console error and no failed load, signed out and in", async () => {
+    const signedOut = await session.browser.newContext();
+    const signedIn = await session.browser.newContext();
+    const page = await signedIn.newPage();
+    const owner = await signIn(page);
+    const projectId = await projectWithData(page, owner);
+    const pages = await allPages(projectId);
+    expect(pages.some((url) => url.endsWith("/signin"))).toBe(true);
+
+    const problems: string[] = [];
+    for (const [state, context] of [
+      ["signed out", signedOut],
+      ["signed in", signedIn],
+    ] as const) {
+      for (const width of WIDTHS) {
+        for (const url of pages) {
+          const found = (await problemsOf(context, url, width)).map((problem) => ({
+            problem,
+            known: knownOf(url, problem),
+          }));
+          for (const { problem, known } of found) {
+            if (known) console.warn(`${url} at ${width} px: ${problem} (known: ${known.why})`);
+            else problems.push(`${state} ${width}px ${url}: ${problem}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: HEIGHT });
+      await page.goto(`${session.stack.fleetOrigin}/dashboard/#/p/${projectId}/overview`, { waitUntil: "networkidle" });
+      await page.screenshot({ path: path.join(screenshots, `dashboard-${width}.png`) });
+    }
+    await signedOut.close();
+    await signedIn.close();
+  }, 300_000);
+});

@@ -1,0 +1,42 @@
+// What every browser test starts with: a webhook receiver, the whole stack on the test's own ports and state folder
+// (browser-stack.mjs) and Chromium, stopped after the file; and signing in on the auth host's page with a Bitcoin
+// key, as a person would.
+import { Signer } from "bip322-js";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { ensureChromium, launchChromium, startStack } from "./browser-stack.mjs";
+import { startReceiver } from "./webhook-receiver.mjs";
+
+export interface BrowserSession {
+  stack: Awaited<ReturnType<typeof startStack>>;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  browser: Browser;
+}
+
+/** Registers the file's beforeAll and afterAll; the session's fields are set once beforeAll has run. */
+export function browserSession(options: Parameters<typeof startStack>[0]): BrowserSession {
+  const session = {} as BrowserSession;
+  beforeAll(async () => {
+    ensureChromium();
+    session.receiver = await startReceiver();
+    session.stack = await startStack(options);
+    session.browser = await launchChromium();
+  }, 240_000);
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.stack?.stop();
+    await session.receiver?.close();
+  });
+  return session;
+}
+
+/** On the auth host's sign-in page: a challenge for `owner`'s address, signed, then back on the fleet's origin. */
+export async function signInWithBitcoin(page: Page, fleetOrigin: string, owner: { wif: string; address: string }) {
+  await page.fill("#btc-address", owner.address);
+  await page.click("#btc-challenge");
+  await page.waitForSelector("#btc-signature", { state: "visible" });
+  const challenge = await page.inputValue("#btc-message");
+  await page.fill("#btc-signature", Signer.sign(owner.wif, owner.address, challenge) as string);
+  await page.click("#btc-signin");
+  await page.waitForURL((url) => url.origin === fleetOrigin);
+}

@@ -1,0 +1,123 @@
+// Projects: the list and the create form (#/), and one project's overview: rename (admin), transfer ownership and
+// archive (owner). Routes: GET/POST /api/projects, GET/PATCH/DELETE /api/projects/{id}, POST …/{id}/transfer.
+import { api, query } from "./api";
+import { field, table, timeColumn, unlessArchived } from "./forms";
+import { notice } from "./notice";
+import type { Account, Page, Project, ScreenContext } from "./types";
+import { badge, h, moreButton, section, time } from "./ui";
+
+const stateBadge = (p: Project) => badge(p.archived ? "archived" : "active");
+
+export async function projectsScreen({ me, container }: { me: Account; container: HTMLElement }) {
+  const out = notice();
+  const name = field("Project name", { name: "name", required: true, maxlength: "100", id: "project-name" });
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const result = await api<{ project: Project }>("POST", "/api/projects", { name: name.input.value });
+    if (out.check(result) && result.ok) location.hash = `#/p/${result.data.project.id}/overview`;
+  };
+  const list = h("div", { id: "project-list" });
+  container.replaceChildren(
+    h("h2", {}, "Projects"),
+    ...(me.primary_btc
+      ? []
+      : [h("p", { class: "hint" }, "This account has no Bitcoin address: projects are created by Bitcoin accounts.")]),
+    section(
+      "Create a project",
+      h("form", { onsubmit: create }, name, h("button", { type: "submit", id: "project-create" }, "Create"), out),
+    ),
+    section("Your projects", list),
+  );
+  await loadProjects(list);
+}
+
+async function loadProjects(list: HTMLElement, cursor?: string): Promise<void> {
+  const result = await api<{ projects: Project[] } & Page>("GET", `/api/projects${query({ cursor })}`);
+  const out = notice();
+  if (!result.ok) {
+    out.error(result);
+    list.append(out);
+    return;
+  }
+  list.append(
+    table<Project>(
+      "Projects you are a member of",
+      [
+        { label: "Name", cell: (p) => h("a", { href: `#/p/${p.id}/overview`, class: "project-link" }, p.name) },
+        { label: "Id", cell: (p) => h("code", {}, p.id) },
+        { label: "Owner", cell: (p) => h("code", {}, p.owner_address) },
+        { label: "State", cell: stateBadge },
+        timeColumn("Created", (p) => p.created_at),
+      ],
+      result.data.projects,
+      "No projects yet: create one above.",
+    ),
+  );
+  const next = result.data.next_cursor;
+  if (next) list.append(moreButton("More", () => loadProjects(list, next)));
+}
+
+export async function overviewScreen({ project, role, container, reload }: ScreenContext) {
+  const path = `/api/projects/${project.id}`;
+  const renameOut = notice();
+  const name = field("New name", { name: "name", value: project.name, required: true, maxlength: "100" });
+  const rename = async (event: Event) => {
+    event.preventDefault();
+    if (renameOut.check(await api("PATCH", path, { name: name.input.value }), "Renamed.")) await reload();
+  };
+  const transferOut = notice();
+  const address = field("New owner's Bitcoin address", { name: "address", required: true, autocomplete: "off" });
+  const transfer = async (event: Event) => {
+    event.preventDefault();
+    if (!confirm(`Transfer ownership to ${address.input.value}? You will become an admin.`)) return;
+    if (transferOut.check(await api("POST", `${path}/transfer`, { address: address.input.value }))) await reload();
+  };
+  const archiveOut = notice();
+  const archive = async () => {
+    if (!confirm(`Archive ${project.name}? It stays readable but can no longer change.`)) return;
+    if (archiveOut.check(await api("DELETE", path))) await reload();
+  };
+  const details: [string, string | Node][] = [
+    ["Id", h("code", {}, project.id)],
+    ["Owner", h("code", {}, project.owner_address)],
+    ["Your role", role],
+    ["State", stateBadge(project)],
+    ["Created", time(project.created_at)],
+    ["Updated", time(project.updated_at)],
+  ];
+  const { archived } = project;
+  container.replaceChildren(
+    section(
+      "Details",
+      h(
+        "dl",
+        { class: "details" },
+        details.map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]),
+      ),
+    ),
+    section(
+      "Rename",
+      unlessArchived(
+        archived,
+        h("form", { onsubmit: rename }, name, h("button", { type: "submit", id: "rename" }, "Rename"), renameOut),
+      ),
+    ),
+    section(
+      "Transfer ownership",
+      unlessArchived(
+        archived,
+        h("p", { class: "hint" }, "Owners only. The new owner may be any Bitcoin address; you stay on as an admin."),
+        h("form", { onsubmit: transfer }, address, h("button", { type: "submit" }, "Transfer"), transferOut),
+      ),
+    ),
+    section(
+      "Archive",
+      unlessArchived(
+        archived,
+        h("p", { class: "hint" }, "Owners only. An archived project keeps its envelopes and log, read-only."),
+        h("button", { type: "button", class: "danger", id: "archive", onclick: archive }, "Archive project"),
+        archiveOut,
+      ),
+    ),
+  );
+}

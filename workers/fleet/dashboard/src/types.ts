@@ -1,0 +1,32 @@
+// The API's shapes the dashboard reads (the fleet's zod schemas, GET /api/openapi, are the source), and what every
+// screen is given.
+export interface Account {
+  did_oc: string;
+  display_name?: string | null;
+  display_identity?: { kind: string; value: string } | null;
+  primary_btc?: string | null;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  owner_address: string;
+  archived: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScreenContext {
+  project: Project;
+  role: string;
+  me: Account;
+  container: HTMLElement;
+  reload: () => Promise<void>;
+  billingReturn: string | null;
+  adminEvents: readonly string[];
+}
+
+/** Where a list continues (the API's cursor pagination). */
+export interface Page {
+  next_cursor?: string | null;
+}

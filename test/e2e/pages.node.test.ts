@@ -22,13 +22,7 @@ const LEAKS = /\[object|undefined|NaN|(?<![\w-])null(?![\w-])/;
  * Problems on pages this sweep's branch may not change, each with why: reported on the console, not failed. Remove
  * an entry when its page is fixed.
  */
-const OWNED_ELSEWHERE: readonly { url: RegExp; problem: RegExp; why: string }[] = [
-  {
-    url: /:\d+\/signin$/,
-    problem: /^overflow/,
-    why: "the sign-in page (workers/auth/src/pages/, being reworked by its owner) is wider than 390 px, signed in",
-  },
-];
+const OWNED_ELSEWHERE: readonly { url: RegExp; problem: RegExp; why: string }[] = [];
 
 const knownOf = (url: string, problem: string) =>
   OWNED_ELSEWHERE.find((k) => k.url.test(url) && k.problem.test(problem));
@@ -88,11 +82,24 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
   // innerText, not textContent: the text as rendered (hidden elements and closed <details> left out). A string, as
   // this file is type-checked without the DOM library.
   const seen = (await page.evaluate(
-    "({ text: document.body.innerText, scrollWidth: document.documentElement.scrollWidth, innerWidth })",
-  )) as { text: string; scrollWidth: number; innerWidth: number };
+    `({
+      text: document.body.innerText,
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth,
+      widest: [...document.body.querySelectorAll("*")]
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5 || e.scrollWidth > e.clientWidth + 1)
+        .slice(-1)
+        .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : ""))
+        .join(""),
+    })`,
+  )) as { text: string; scrollWidth: number; innerWidth: number; widest: string };
   const leak = LEAKS.exec(seen.text);
   if (leak) problems.push(`text: …${seen.text.slice(Math.max(0, leak.index - 40), leak.index + 40)}…`);
-  if (seen.scrollWidth > seen.innerWidth) problems.push(`overflow: ${seen.scrollWidth} px wide in ${seen.innerWidth}`);
+  if (seen.scrollWidth > seen.innerWidth) {
+    problems.push(
+      `overflow: ${seen.scrollWidth} px wide in ${seen.innerWidth} (${seen.widest || "?"} reaches past it)`,
+    );
+  }
   await page.close();
   return problems;
 }

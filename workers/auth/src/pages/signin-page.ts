@@ -17,6 +17,7 @@ button, .button { display: inline-block; padding: .4rem .8rem; margin: .2rem .2r
 .secondary { background: #fff; color: #1d1d1f; border-color: #999; }
 .msg { color: #2d6a2d; min-height: 1.2em; } .msg.error { color: #b00020; }
 ul { padding-left: 1.2rem; }
+p, li, .msg, code { overflow-wrap: anywhere; }
 `;
 
 /** `returnTo`: already checked by the return-to policy (or null); the script reads it from the body element. */

@@ -36,13 +36,22 @@ await build({
   logLevel: "warning",
 });
 console.log(`sign-in page script in ${path.relative(process.cwd(), path.join(publicDir, authAssets))}`);
+// The static-asset layer answers before the worker, so its security headers come from `_headers` (the fleet has its
+// own, copied below): scripts are never sniffed into another type.
+writeFileSync(
+  path.join(publicDir, "_headers"),
+  ["/auth-assets/*", "/api-explorer/assets/*"].map((route) => `${route}\n  X-Content-Type-Options: nosniff\n`).join(""),
+);
 
 // The fleet's assets, updated in place (a running `npm start` watches this folder; wrangler stops if it vanishes);
 // files removed from the dashboard's source are removed here too.
 const dashboardSource = path.join(root, "workers", "fleet", "dashboard");
 const fleetDir = path.join(root, ".build", "fleet-public");
 const dashboardOut = path.join(fleetDir, "dashboard");
-cpSync(publicDir, fleetDir, { recursive: true, filter: (source) => path.basename(source) !== authAssets });
+cpSync(publicDir, fleetDir, {
+  recursive: true,
+  filter: (source) => ![authAssets, "_headers"].includes(path.basename(source)),
+});
 // Copied: everything but `_headers` and the TypeScript sources (bundled below into js/main.js).
 const copied = (source) => !["_headers", "src"].includes(path.basename(source));
 cpSync(dashboardSource, dashboardOut, { recursive: true, filter: copied });

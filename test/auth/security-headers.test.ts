@@ -36,6 +36,7 @@ describe("security headers on the auth host", () => {
     const script = await env.ASSETS.fetch(`${AUTH_ORIGIN}${SIGNIN_SCRIPT_PATH}`);
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toMatch(/javascript/);
+    expect(script.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await script.text()).toContain("/api/auth/me");
   });
 });

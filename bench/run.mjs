@@ -143,23 +143,28 @@ if (only.includes("sustained")) {
         `${t.rate}/s ${t.held ? "held" : `not held (${num(t.okPerSecond)}/s answered, p99 ${t.p99} ms${t.serverErrors ? `, ${t.serverErrors}×5xx` : ""}${t.errors ? `, ${t.errors} lost` : ""})`}`,
     )
     .join("; ");
-  const run = r.run;
+  const minutes = r.attempts
+    .map(
+      (a) =>
+        `${a.rate}/s: ${a.held ? "held" : "not held"} (${num(a.run.okPerSecond)}/s answered, p50/p99 ${a.run.p50}/${a.run.p99} ms, ${a.run.ok}×201 of ${a.run.sent}; ${a.run.serverErrors}×5xx, ${a.run.errors} lost)`,
+    )
+    .join("; ");
+  const best = r.attempts.find((a) => a.held);
   table_.push({
     benchmark: `Sustained registration \`POST /api/actions\`, ${s.seconds} s at the highest rate held (req/s, p50/p99 ms)`,
     size: `steps of ${s.stepSeconds} s: ${steps}`,
-    project: run
-      ? `${num(run.okPerSecond)}/s for ${num(run.seconds, 1)} s, ${run.p50}/${run.p99} ms (${run.ok}×201 of ${run.sent}; ${run.serverErrors}×5xx, ${run.errors} lost)`
-      : "no step held",
-    baseline: `offered ${r.held ?? 0}/s`,
-    ratio: run ? num(run.okPerSecond / r.held, 2) : "0",
+    project: minutes || "no step held",
+    baseline: "the offered rate",
+    ratio: best ? `${best.rate}/s held` : "none held",
     target: "0 × 5xx, 0 lost (1,000/s: docs/scale.md)",
-    met: run ? run.serverErrors === 0 && run.errors === 0 && run.ok === r.held * s.seconds : false,
+    met: Boolean(best),
   });
-  if (r.limiter) {
-    const l = r.limiter;
+  const last = best ?? r.attempts[r.attempts.length - 1];
+  if (last) {
+    const l = last.limiter;
     table_.push({
       benchmark: "Rate limiter accuracy under the sustained load (one address flooding the route)",
-      size: `${num(l.sent)} flood requests at 10/s`,
+      size: `${num(l.sent)} flood requests at 10/s, beside ${last.rate}/s`,
       project: `${num(l.admitted)} admitted; regular load refused wrongly: ${l.wronglyRefused}`,
       baseline: `${num(l.allowed)} allowed by the rule (120 + 2/s)`,
       ratio: `${num(l.beyondPercent, 2)} % beyond`,

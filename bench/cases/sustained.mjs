@@ -64,6 +64,40 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
     ipBase += size.ips;
     return requests;
   };
+  /** `requests` at `rate` for the run's length, while one more client floods the route from `floodIp`. */
+  const minute = async (requests, rate, floodIp) => {
+    const [flooder] = await benchProjects({ fx, db, fleetUrl: fleet, count: 1 });
+    const flood = Array.from({ length: FLOOD_RATE * seconds }, () => ({
+      method: "POST",
+      path: "/api/actions",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${flooder.secret}`,
+        "cf-connecting-ip": floodIp,
+      },
+      body: JSON.stringify({ project_id: flooder.projectId, envelope: {} }),
+    }));
+    const floodStart = performance.now();
+    const [run, flooded] = await Promise.all([
+      openLoad(fleet, requests, { expect: 201, rate }),
+      openLoad(fleet, flood, { expect: 429, rate: FLOOD_RATE }).then((f) => ({
+        ...f,
+        elapsedMs: performance.now() - floodStart,
+      })),
+    ]);
+    const serverErrors = Object.entries(run.statuses).reduce((n, [code, k]) => n + (code >= "500" ? k : 0), 0);
+    const admitted = Object.entries(flooded.statuses).reduce((n, [code, k]) => n + (code === "429" ? 0 : k), 0);
+    const allowed = Math.floor(ROUTE_RULE.capacity + (flooded.elapsedMs * ROUTE_RULE.capacity) / ROUTE_RULE.windowMs);
+    const limiter = {
+      sent: flooded.sent,
+      admitted,
+      allowed,
+      beyondPercent: (Math.max(0, admitted - allowed) / allowed) * 100,
+      wronglyRefused: run.statuses[429] ?? 0,
+    };
+    const held = run.ok === requests.length && serverErrors === 0 && run.errors === 0 && run.p99 < PACE_MS;
+    return { rate, held, run: { ...run, serverErrors }, limiter };
+  };
   try {
     // Warm the isolate (wasm instantiation, first lease of buckets) before the first step.
     await load(fleet, await prepared(200, 10), { connections: 10, expect: 201 });
@@ -80,43 +114,22 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
       if (!ok) break;
       held = rate;
     }
-    if (!held) return { tried };
-    log(`sustained: signing ${held * seconds} actions for ${seconds} s at ${held}/s`);
-    const requests = await prepared(held * seconds, seconds);
-    const [flooder] = await benchProjects({ fx, db, fleetUrl: fleet, count: 1 });
-    const floodIp = "10.254.0.1";
-    const flood = Array.from({ length: FLOOD_RATE * seconds }, () => ({
-      method: "POST",
-      path: "/api/actions",
-      headers: {
-        "content-type": "application/json",
-        authorization: `Bearer ${flooder.secret}`,
-        "cf-connecting-ip": floodIp,
-      },
-      body: JSON.stringify({ project_id: flooder.projectId, envelope: {} }),
-    }));
-    const floodStart = performance.now();
-    const [run, flooded] = await Promise.all([
-      openLoad(fleet, requests, { expect: 201, rate: held }),
-      openLoad(fleet, flood, { expect: 429, rate: FLOOD_RATE }).then((f) => ({
-        ...f,
-        elapsedMs: performance.now() - floodStart,
-      })),
-    ]);
-    const serverErrors = Object.entries(run.statuses).reduce((n, [code, k]) => n + (code >= "500" ? k : 0), 0);
-    const admitted = Object.entries(flooded.statuses).reduce((n, [code, k]) => n + (code === "429" ? 0 : k), 0);
-    const allowed = Math.floor(ROUTE_RULE.capacity + (flooded.elapsedMs * ROUTE_RULE.capacity) / ROUTE_RULE.windowMs);
-    const limiter = {
-      sent: flooded.sent,
-      admitted,
-      allowed,
-      beyondPercent: (Math.max(0, admitted - allowed) / allowed) * 100,
-      wronglyRefused: run.statuses[429] ?? 0,
-    };
-    log(
-      `sustained ${held}/s for ${seconds} s: ${JSON.stringify({ ...run, serverErrors })}; limiter ${JSON.stringify(limiter)}`,
-    );
-    return { tried, held, run: { ...run, serverErrors }, limiter };
+    // A rate held for a few seconds may not hold for a minute (a queue that grows slowly): each held step is tried
+    // for the whole run, from the highest down, until one holds; at most three minutes of it.
+    const candidates = tried
+      .filter((t) => t.held)
+      .map((t) => t.rate)
+      .reverse()
+      .slice(0, 3);
+    const attempts = [];
+    for (const [n, rate] of candidates.entries()) {
+      log(`sustained: signing ${rate * seconds} actions for ${seconds} s at ${rate}/s`);
+      const attempt = await minute(await prepared(rate * seconds, seconds), rate, `10.254.0.${n + 1}`);
+      attempts.push(attempt);
+      log(`sustained ${rate}/s for ${seconds} s: ${JSON.stringify(attempt)}`);
+      if (attempt.held) break;
+    }
+    return { tried, attempts };
   } finally {
     await stack.dispose().catch(() => {});
   }

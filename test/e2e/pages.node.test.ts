@@ -27,11 +27,12 @@ const OWNED_ELSEWHERE: readonly { url: RegExp; problem: RegExp; why: string }[] 
 const knownOf = (url: string, problem: string) =>
   OWNED_ELSEWHERE.find((k) => k.url.test(url) && k.problem.test(problem));
 
+// Ports of its own: the dashboard test runs just before it, and npm start refuses a port still held.
 const session = browserSession({
-  auth: 8807,
-  fleet: 8808,
-  authInspector: 9249,
-  fleetInspector: 9250,
+  auth: 8837,
+  fleet: 8838,
+  authInspector: 9259,
+  fleetInspector: 9260,
   stateDir: ".build/e2e-pages-state",
   env: { STRIPE_SECRET_KEY: "" },
 });

@@ -4,6 +4,7 @@ import { execSync, spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { portFree } from "../../scripts/lib/cli.mjs";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const root = path.join(import.meta.dirname, "../..");
@@ -60,7 +61,10 @@ export async function startStack({ auth, fleet, authInspector, fleetInspector, s
       try {
         process.kill(child.pid, "SIGTERM"); // dev.mjs stops its wrangler process groups
       } catch {}
-      await new Promise((r) => setTimeout(r, 4000));
+      // Stopped when its ports are free again (the next stack's npm start refuses a port still held), 20 s at most.
+      const until = Date.now() + 20_000;
+      do await new Promise((r) => setTimeout(r, 500));
+      while (Date.now() < until && !((await portFree(auth)) && (await portFree(fleet))));
     },
   };
 }

@@ -23,6 +23,7 @@ export { checkAbandonment, checkOutcome, isExpiryDue, isResolverAuthorized, type
 export { expectedSigner, isDeterministicOutcomeAllowed, type SignatureCheck, verifyPledgeSignature } from "./signature";
 export {
   nextPledgeStatus,
+  PLEDGE_STATUSES,
   type PledgeEvent,
   type PledgeStatus,
   type ProtocolState,

@@ -1,10 +1,11 @@
 // Pledge states, twice: the fleet's stored status (service-spec "States and transitions → Pledge", DECISIONS 17)
 // and the protocol's classification from the evidence (PLG SPEC §4.4–4.5), which the state vectors pin.
 import { parseIsoSeconds } from "./grammar";
-import type { OutcomeValue, PledgeEnvelope, PledgeRefusal } from "./types";
+import { OUTCOMES, type OutcomeValue, type PledgeEnvelope, type PledgeRefusal } from "./types";
 
-/** The fleet record's status: `abandoned` is its own state there (the public ledger counts it as broken). */
-export type PledgeStatus = "pending" | OutcomeValue | "abandoned";
+/** The fleet record's statuses: `abandoned` is its own state there (the public ledger counts it as broken). */
+export const PLEDGE_STATUSES = ["pending", ...OUTCOMES, "abandoned"] as const;
+export type PledgeStatus = (typeof PLEDGE_STATUSES)[number];
 
 export type PledgeEvent =
   | { type: "outcome"; outcome: OutcomeValue }

@@ -22,6 +22,7 @@ import { logRoutes } from "./routes/log";
 import { memberRoutes } from "./routes/members";
 import { pledgeResolutionRoutes } from "./routes/pledge-resolutions";
 import { pledgeRoutes } from "./routes/pledges";
+import { projectPledgeRoutes } from "./routes/project-pledges";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
 import { revocationRoutes } from "./routes/revocations";
@@ -49,6 +50,7 @@ for (const group of [
   revocationRoutes,
   pledgeRoutes,
   pledgeResolutionRoutes,
+  projectPledgeRoutes,
   envelopeReadRoutes,
   logRoutes,
   webhookEndpointRoutes,

@@ -1,5 +1,5 @@
 // Cursor pagination for list routes (DECISIONS 24): `?limit=` (1-100, default 50) and an opaque `?cursor=`
-// naming the last row of the previous page by (created_at, id).
+// naming the last row of the previous page: by (created_at, id), or for envelopes by registration `seq`.
 
 import { z } from "@hono/zod-openapi";
 import { base64urlnopad } from "@scure/base";
@@ -44,6 +44,21 @@ export function afterCursor(cursor: string | undefined, createdAt: SQLiteColumn,
   if (!cursor) return undefined;
   const pos = decodeCursor(cursor);
   return or(gt(createdAt, pos.createdAt), and(eq(createdAt, pos.createdAt), gt(id, pos.id)));
+}
+
+/** Registration order (the envelopes' `seq`): the cursor names the last seq of the page. */
+export const encodeSeqCursor = (seq: number): string => base64urlnopad.encode(new TextEncoder().encode(String(seq)));
+
+/** The seq a cursor names (0 without one: from the start). */
+export function decodeSeqCursor(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  let seq = Number.NaN;
+  try {
+    seq = Number(new TextDecoder().decode(base64urlnopad.decode(cursor)));
+  } catch {}
+  if (!Number.isInteger(seq) || seq < 0)
+    throw new AppError("invalid_query", { detail: "cursor: not a cursor this API issued" });
+  return seq;
 }
 
 /** Fetch limit+1 rows; this trims to the page and names the next cursor. */

@@ -1,7 +1,6 @@
 // Reading registered envelopes: per-kind lists filtered by project (cursor-paginated, registration order) and
 // single delegations and sub-delegations by id, visible only within the caller's projects.
 import { createRoute, z } from "@hono/zod-openapi";
-import { base64urlnopad } from "@scure/base";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { orm } from "../../../../shared/db/client";
 import { envelopes } from "../../../../shared/db/schema";
@@ -12,7 +11,7 @@ import { projectAccess } from "../access";
 import { requireCaller } from "../caller";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
-import { DEFAULT_LIMIT, PageQuery } from "../pagination";
+import { DEFAULT_LIMIT, decodeSeqCursor, encodeSeqCursor, PageQuery } from "../pagination";
 import { visibleEnvelope } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { listOf, ProjectId } from "../schemas";
@@ -37,19 +36,6 @@ const ListQuery = z.strictObject({
   ...PageQuery,
 });
 
-// Registration order is the `seq` column; the cursor is the last seq of the page.
-const encode = (seq: number) => base64urlnopad.encode(new TextEncoder().encode(String(seq)));
-function decode(cursor: string | undefined): number {
-  if (!cursor) return 0;
-  let seq = Number.NaN;
-  try {
-    seq = Number(new TextDecoder().decode(base64urlnopad.decode(cursor)));
-  } catch {}
-  if (!Number.isInteger(seq) || seq < 0)
-    throw new AppError("invalid_query", { detail: "cursor: not a cursor this API issued" });
-  return seq;
-}
-
 for (const [path, kind, key] of LISTS) {
   envelopeReadRoutes.openapi(
     createRoute({
@@ -65,7 +51,7 @@ for (const [path, kind, key] of LISTS) {
     }),
     async (c) => {
       const { project_id, delegation_id, limit = DEFAULT_LIMIT, cursor } = c.req.valid("query");
-      const after = decode(cursor);
+      const after = decodeSeqCursor(cursor);
       const access = await projectAccess(c, project_id);
       const rows = await access.db
         .select()
@@ -82,7 +68,7 @@ for (const [path, kind, key] of LISTS) {
         .limit(limit + 1);
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
-      const next_cursor = rows.length > limit && last ? encode(last.seq) : null;
+      const next_cursor = rows.length > limit && last ? encodeSeqCursor(last.seq) : null;
       return c.json({ ok: true as const, [key]: items.map(envelopeView), next_cursor } as never, 200);
     },
   );

@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
 import { browserSession, signInWithBitcoin } from "../harness/browser-session";
 import { signedDelegation } from "../harness/signed-delegation";
+import { pledge } from "../helpers/envelopes";
+import { newWallet } from "../helpers/wallet";
 
 const artifacts = path.join(import.meta.dirname, "../..", "test-artifacts", "dashboard");
 
@@ -26,6 +28,12 @@ beforeAll(() => mkdirSync(artifacts, { recursive: true }));
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 
+/** Words that mean a value reached the page unconverted (the page sweep's list, test/e2e/pages.node.test.ts). */
+const LEAKS = /\[object|undefined|NaN|(?<![\w-])null(?![\w-])/;
+
+/** The text of `selector` as a person sees it (innerText: rendered, hidden parts left out). */
+const visible = async (page: Page, selector: string) => (await page.locator(selector).allInnerTexts()).join("\n");
+
 /** The reason of the last error a screen's notice shows. */
 const reasonIn = (page: Page, selector: string) => page.locator(`${selector} code.reason`).textContent();
 
@@ -35,7 +43,7 @@ async function received(pathname: string) {
 }
 
 describe("fleet dashboard", () => {
-  it("runs a project owner's day: projects, members, tokens, webhooks, envelopes, audit, log, billing", async () => {
+  it("runs a project owner's day: projects, members, tokens, webhooks, envelopes, pledges, audit, log, billing", async () => {
     const { stack, receiver, browser } = session;
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
@@ -136,6 +144,49 @@ describe("fleet dashboard", () => {
     await expect.poll(() => row.textContent()).toContain("active");
     await shot(page, "08-envelopes");
 
+    // Pledges: none yet is a sentence; one registered with the token is listed with its swearer, state and expiry,
+    // its id shortened with the whole id in the title; a state filter with no match says so.
+    await page.goto(`${project}/pledges`);
+    await expect.poll(() => visible(page, "#pledge-list")).toContain("No pledges are registered in this project yet.");
+    const swearer = newWallet();
+    const sworn = await pledge(swearer, newWallet());
+    const pledged = await fetch(`${fleetOrigin}/api/pledges`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ project_id: projectId, envelope: sworn.envelope }),
+    });
+    expect(pledged.status).toBe(201);
+    await page.click("#pledge-apply");
+    const pledgeRow = page.locator("#pledge-list tbody tr", { hasText: sworn.id.slice(0, 12) });
+    await pledgeRow.waitFor();
+    const cells = await pledgeRow.locator("td").allInnerTexts();
+    expect(cells.slice(0, 4)).toEqual([
+      `${sworn.id.slice(0, 12)}…`,
+      swearer.address,
+      "pending",
+      `${sworn.envelope.expires_at.replace("T", " ").slice(0, 19)} UTC`,
+    ]);
+    expect(await pledgeRow.locator("code[title]").getAttribute("title")).toBe(sworn.id);
+    const listed = await visible(page, "#pledge-list");
+    expect(listed).not.toMatch(LEAKS);
+    expect(listed).not.toContain("No pledges");
+    await shot(page, "08b-pledges");
+    // On a phone the list fits: neither the page nor the table's own box scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    // A string, as this file is type-checked without the DOM library.
+    const [pageWidth, tableWidth, boxWidth] = (await page.evaluate(
+      `(() => { const box = document.querySelector("#pledge-list .table-scroll");
+        return [document.documentElement.scrollWidth, box.scrollWidth, box.clientWidth]; })()`,
+    )) as [number, number, number];
+    expect(pageWidth).toBeLessThanOrEqual(390);
+    expect(tableWidth).toBeLessThanOrEqual(boxWidth);
+    await shot(page, "08c-pledges-390");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.selectOption("#pledge-filter", "kept");
+    await page.click("#pledge-apply");
+    await expect.poll(() => visible(page, "#pledge-list")).toContain("No pledges in this project are kept.");
+    expect(await visible(page, "#screen-pledges")).not.toMatch(LEAKS);
+
     // Deliveries inline: succeeded at /ok; pending http_500 at /fail, retried by hand.
     await page.goto(`${project}/webhooks`);
     const okCard = page.locator("section.endpoint", { hasText: "/ok/dashboard" });
@@ -155,14 +206,16 @@ describe("fleet dashboard", () => {
     expect(manual).toHaveLength(1);
     await shot(page, "09-webhook-deliveries");
 
-    // Audit export: the ndjson bundle downloads, holds the delegation and ends with the signed manifest.
+    // Audit export: the ndjson bundle downloads, holds the delegation (then the pledge) and ends with the signed
+    // manifest.
     await page.goto(`${project}/audit`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('a[data-format="ndjson"]')]);
     const saved = path.join(artifacts, "audit-bundle.ndjson");
     await download.saveAs(saved);
     const lines = readFileSync(saved, "utf8").trim().split("\n");
     expect(lines[0]).toContain(built.id);
-    expect(JSON.parse(lines[lines.length - 1] ?? "{}")).toHaveProperty("manifest.total", 1);
+    expect(lines[1]).toContain(sworn.id);
+    expect(JSON.parse(lines[lines.length - 1] ?? "{}")).toHaveProperty("manifest.total", 2);
     await expect
       .poll(async () => {
         await page.click("#bundles-refresh");

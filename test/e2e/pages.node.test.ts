@@ -11,6 +11,8 @@ import { generateSigningWif } from "../../scripts/wif.mjs";
 import { VIEWS } from "../../workers/fleet/dashboard/src/views";
 import { browserSession, signInWithBitcoin } from "../harness/browser-session";
 import { signedDelegation } from "../harness/signed-delegation";
+import { pledge } from "../helpers/envelopes";
+import { newWallet } from "../helpers/wallet";
 
 const WIDTHS = [1280, 390] as const;
 const HEIGHT = 844;
@@ -127,8 +129,8 @@ async function call<T>(page: Page, method: string, pathname: string, body?: unkn
   ) as Promise<T>;
 }
 
-/** A project with something in each view: a member, a token, a webhook endpoint with a delivery, a delegation, an
- * audit bundle and the admin log entries those leave. */
+/** A project with something in each view: a member, a token, a webhook endpoint with a delivery, a delegation, a
+ * pledge, an audit bundle and the admin log entries those leave. */
 async function projectWithData(page: Page, owner: { wif: string; address: string }): Promise<string> {
   const { project } = await call<{ project: { id: string } }>(page, "POST", "/api/projects", { name: "Sweep fleet" });
   const member = generateSigningWif(undefined, "p2wpkh").address;
@@ -150,6 +152,13 @@ async function projectWithData(page: Page, owner: { wif: string; address: string
     body: JSON.stringify({ project_id: project.id, envelope: built.envelope }),
   });
   expect(registered.status).toBe(201);
+  const sworn = await pledge(newWallet(), newWallet());
+  const pledged = await fetch(`${session.stack.fleetOrigin}/api/pledges`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ project_id: project.id, envelope: sworn.envelope }),
+  });
+  expect(pledged.status).toBe(201);
   await call(page, "GET", `/api/audit/export?project_id=${project.id}&format=ndjson`).catch(() => undefined);
   return project.id;
 }

@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { PLEDGE_STATUSES } from "../../shared/envelopes/pledge";
 import { ADMIN_EVENTS } from "../../workers/fleet/src/admin-log";
 
 describe("fleet worker", () => {
@@ -17,12 +18,13 @@ describe("fleet worker", () => {
 });
 
 describe("dashboard config", () => {
-  it("tells the dashboard where to sign in and the admin log's event types, from the fleet's own list", async () => {
+  it("tells the dashboard where to sign in, the admin log's event types and the pledge states, from the fleet's own lists", async () => {
     const res = await SELF.fetch("http://localhost:8788/dashboard/config.json");
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { auth_origin: string; admin_events: string[] };
+    const body = (await res.json()) as { auth_origin: string; admin_events: string[]; pledge_states: string[] };
     expect(body.auth_origin).toBe("http://localhost:8787");
     expect(body.admin_events).toEqual([...ADMIN_EVENTS]);
     expect(body.admin_events).toContain("billing.plan_changed");
+    expect(body.pledge_states).toEqual([...PLEDGE_STATUSES]);
   });
 });

@@ -1,9 +1,8 @@
 // Registered envelopes with their status, one kind at a time, in registration order (the per-project list routes:
 // /api/delegations, /api/subdelegations, /api/actions, /api/revocations, /api/pledge-outcomes,
-// /api/pledge-abandonments). Pledges have no per-project list: they are read by swearer (/api/pledges?swearer=)
-// and filtered to this project.
+// /api/pledge-abandonments). Pledges and their states have a view of their own (pledges.ts).
 import { api, query } from "./api";
-import { type Column, field, table, timeColumn } from "./forms";
+import { type Column, table, timeColumn } from "./forms";
 import { notice } from "./notice";
 import type { Page, ScreenContext } from "./types";
 import { badge, h, moreButton, short } from "./ui";
@@ -19,7 +18,6 @@ const KINDS: readonly Kind[] = [
   { key: "subdelegations", label: "Sub-delegations", path: "/api/subdelegations" },
   { key: "actions", label: "Actions", path: "/api/actions" },
   { key: "revocations", label: "Revocations", path: "/api/revocations" },
-  { key: "pledges", label: "Pledges", path: "/api/pledges" },
   { key: "outcomes", label: "Pledge outcomes", path: "/api/pledge-outcomes" },
   { key: "abandonments", label: "Pledge abandonments", path: "/api/pledge-abandonments" },
 ];
@@ -68,7 +66,7 @@ const COLUMNS: readonly Column<Envelope>[] = [
 ];
 
 export async function envelopesScreen(ctx: ScreenContext) {
-  const { container, me } = ctx;
+  const { container, project } = ctx;
   const body = h("div", { id: "envelope-list" });
   const buttons = KINDS.map((kind) =>
     h("button", { type: "button", dataset: { kind: kind.key }, onclick: () => open(kind) }, kind.label),
@@ -76,11 +74,17 @@ export async function envelopesScreen(ctx: ScreenContext) {
   const open = (kind: Kind) => {
     for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.kind === kind.key));
     body.replaceChildren();
-    if (kind.key === "pledges") return pledges(ctx, body, me.primary_btc ?? "");
     return loadPage(ctx, kind, body);
   };
   container.replaceChildren(
     h("h3", {}, "Registered envelopes"),
+    h(
+      "p",
+      { class: "hint" },
+      "Pledges are listed with their states under ",
+      h("a", { href: `#/p/${project.id}/pledges` }, "Pledges"),
+      ".",
+    ),
     h("div", { class: "kinds", role: "group", "aria-label": "Envelope kind" }, buttons),
     body,
   );
@@ -97,26 +101,4 @@ async function loadPage(ctx: ScreenContext, kind: Kind, body: HTMLElement, curso
   body.append(table(kind.label, COLUMNS, result.data[kind.key] ?? []));
   const next = result.data.next_cursor;
   if (next) body.append(moreButton("More", () => loadPage(ctx, kind, body, next)));
-}
-
-async function pledges(ctx: ScreenContext, body: HTMLElement, swearer: string) {
-  const out = notice();
-  const input = field("Swearer address", { name: "swearer", value: swearer, required: true, autocomplete: "off" });
-  const results = h("div");
-  const load = async (event?: Event) => {
-    event?.preventDefault();
-    const result = await api<{ pledges: Envelope[] }>(
-      "GET",
-      `/api/pledges${query({ swearer: input.input.value.trim() })}`,
-    );
-    if (!out.check(result) || !result.ok) return results.replaceChildren();
-    const mine = result.data.pledges.filter((p) => p.project_id === ctx.project.id);
-    results.replaceChildren(table("Pledges of this swearer in this project", COLUMNS, mine));
-  };
-  body.append(
-    h("p", { class: "hint" }, "Pledges are listed by the address that swore them."),
-    h("form", { onsubmit: load }, input, h("button", { type: "submit" }, "Show pledges"), out),
-    results,
-  );
-  if (swearer) await load();
 }

@@ -30,14 +30,17 @@ export interface Column<T> {
   cell: (row: T) => Children;
 }
 
-/** One row per item, in a box that scrolls sideways; an empty list shows `empty` in one row. */
+/**
+ * One row per item, in a box that scrolls sideways; an empty list shows `empty` in one row. Each cell names its
+ * column (`data-label`), so a list inside `.cards` can show a row as a card on a phone (dashboard.css).
+ */
 export function table<T>(caption: string, columns: readonly Column<T>[], rows: readonly T[], empty = "None yet.") {
   const body = rows.length
     ? rows.map((row) =>
         h(
           "tr",
           {},
-          columns.map((col) => h("td", {}, col.cell(row))),
+          columns.map((col) => h("td", { "data-label": col.label }, col.cell(row))),
         ),
       )
     : [h("tr", {}, h("td", { colspan: String(columns.length), class: "empty" }, empty))];

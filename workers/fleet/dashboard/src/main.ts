@@ -8,6 +8,7 @@ import { billingScreen } from "./billing";
 import { envelopesScreen } from "./envelopes";
 import { membersScreen } from "./members";
 import { notice } from "./notice";
+import { pledgesScreen } from "./pledges";
 import { overviewScreen, projectsScreen } from "./projects";
 import { tokensScreen } from "./tokens";
 import type { Account, Project, ScreenContext } from "./types";
@@ -22,6 +23,7 @@ const SCREENS: Record<ViewId, (ctx: ScreenContext) => Promise<void>> = {
   tokens: tokensScreen,
   webhooks: webhooksScreen,
   envelopes: envelopesScreen,
+  pledges: pledgesScreen,
   audit: auditScreen,
   log: adminLogScreen,
   billing: billingScreen,
@@ -33,6 +35,7 @@ const account = byId("account");
 const state = {
   authOrigin: null as string | null,
   adminEvents: [] as readonly string[],
+  pledgeStates: [] as readonly string[],
   me: null as Account | null,
   billingReturn: null as string | null,
 };
@@ -116,6 +119,7 @@ async function projectScreen(me: Account, projectId: string, viewId: string | un
     reload: route,
     billingReturn: state.billingReturn,
     adminEvents: state.adminEvents,
+    pledgeStates: state.pledgeStates,
   };
   state.billingReturn = null;
   await SCREENS[view.id](ctx);
@@ -140,12 +144,13 @@ function takeBillingReturn() {
 async function boot(): Promise<void> {
   takeBillingReturn();
   const [config, me] = await Promise.all([
-    api<{ auth_origin: string; admin_events?: string[] }>("GET", "/dashboard/config.json"),
+    api<{ auth_origin: string; admin_events?: string[]; pledge_states?: string[] }>("GET", "/dashboard/config.json"),
     api<{ account: Account }>("GET", "/api/auth/me"),
     loadMessages(),
   ]);
   state.authOrigin = config.ok ? config.data.auth_origin : null;
   state.adminEvents = config.ok ? (config.data.admin_events ?? []) : [];
+  state.pledgeStates = config.ok ? (config.data.pledge_states ?? []) : [];
   if (!me.ok) {
     state.me = null;
     return signedOut(me);

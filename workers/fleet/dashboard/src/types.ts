@@ -24,6 +24,7 @@ export interface ScreenContext {
   reload: () => Promise<void>;
   billingReturn: string | null;
   adminEvents: readonly string[];
+  pledgeStates: readonly string[];
 }
 
 /** Where a list continues (the API's cursor pagination). */

@@ -6,6 +6,7 @@ export const VIEWS = [
   { id: "tokens", label: "API tokens" },
   { id: "webhooks", label: "Webhooks" },
   { id: "envelopes", label: "Envelopes" },
+  { id: "pledges", label: "Pledges" },
   { id: "audit", label: "Audit export" },
   { id: "log", label: "Admin log" },
   { id: "billing", label: "Billing" },

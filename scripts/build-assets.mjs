@@ -23,14 +23,20 @@ writeFileSync(
 );
 console.log(`api explorer assets in ${path.relative(process.cwd(), out)}`);
 
-// The sign-in page's script as one ES module (workers/auth/src/pages/signin-page.ts SIGNIN_SCRIPT_PATH names it),
+// The sign-in page's script as an ES module (workers/auth/src/pages/signin-page.ts SIGNIN_SCRIPT_PATH names it),
 // type-checked with the DOM's types by tsconfig.browser.json; the fleet host has no sign-in page, so not copied there.
+// What the page imports lazily (the Xverse wallet's client) is split into chunks/, fetched only when used; the
+// folder is emptied first so an old chunk never lingers.
 const authAssets = "auth-assets";
+rmSync(path.join(publicDir, authAssets, "chunks"), { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(root, "workers", "auth", "src", "pages", "signin", "main.ts")],
-  outfile: path.join(publicDir, authAssets, "signin.js"),
+  entryPoints: { signin: path.join(root, "workers", "auth", "src", "pages", "signin", "main.ts") },
+  outdir: path.join(publicDir, authAssets),
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   tsconfig: path.join(root, "tsconfig.browser.json"),
   bundle: true,
+  minify: true,
   format: "esm",
   target: "es2022",
   logLevel: "warning",

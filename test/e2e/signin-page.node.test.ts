@@ -263,4 +263,85 @@ describe("sign-in page", () => {
     await shot(page, "10-wallet-signed-in");
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it("signs in through Xverse (sats-connect) and Leather, each in its own protocol; with both, a person picks", async () => {
+    const { page, errors } = await openPage();
+    // Stand-ins for the providers the two wallets inject, speaking their JSON-RPC; the keys live in Node.
+    const xverseKey = generateSigningWif(undefined, "p2sh-p2wpkh"); // Xverse's payment address type
+    const leatherKey = generateSigningWif(undefined, "p2wpkh"); // Leather's default signing type
+    const asked: string[] = [];
+    await page.exposeFunction("testSign", (wallet: string, request: string) => {
+      asked.push(`${wallet} ${request}`);
+      const { message, address } = JSON.parse(request) as { message: string; address?: string };
+      const key = wallet === "xverse" ? xverseKey : leatherKey;
+      if (address !== undefined && address !== key.address) throw new Error("asked to sign with another address");
+      return Signer.sign(key.wif, key.address, message) as string;
+    });
+    await page.addInitScript(
+      ([xverseAddress, leatherAddress]) => {
+        type Params = Record<string, unknown>;
+        const scope = globalThis as unknown as Record<string, unknown> & {
+          testSign(wallet: string, request: string): Promise<string>;
+        };
+        const answer = (result: unknown) => ({ jsonrpc: "2.0", id: crypto.randomUUID(), result });
+        scope.XverseProviders = {
+          BitcoinProvider: {
+            request: async (method: string, params: Params) => {
+              if (method === "getInfo") return answer({ version: "1.5.0", platform: "web", methods: [], supports: [] });
+              if (method === "wallet_connect") {
+                const entry = { address: xverseAddress, publicKey: "", purpose: "payment", addressType: "p2sh" };
+                return answer({ id: "x", addresses: [{ ...entry, walletType: "software" }], walletType: "software" });
+              }
+              if (method === "signMessage" && params.protocol === "BIP322") {
+                const signature = await scope.testSign("xverse", JSON.stringify(params));
+                return answer({ signature, messageHash: "", address: params.address, protocol: "BIP322" });
+              }
+              return { jsonrpc: "2.0", id: "x", error: { code: -32601, message: `no ${method}` } };
+            },
+          },
+        };
+        scope.LeatherProvider = {
+          request: async (method: string, params: Params) => {
+            if (method === "getAddresses") {
+              const addresses = [
+                { symbol: "BTC", type: "p2tr", address: "bc1p-not-this-one" },
+                { symbol: "BTC", type: "p2wpkh", address: leatherAddress },
+              ];
+              return answer({ addresses });
+            }
+            if (method === "signMessage" && params.paymentType === "p2wpkh") {
+              const signature = await scope.testSign("leather", JSON.stringify(params));
+              return answer({ signature, address: leatherAddress, message: params.message });
+            }
+            throw { jsonrpc: "2.0", id: "x", error: { code: 4001, message: "User rejected request" } };
+          },
+        };
+      },
+      [xverseKey.address, leatherKey.address],
+    );
+    const fetched: string[] = [];
+    page.on("request", (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(`${ORIGIN}/signin`);
+    await page.click("#btc-wallet");
+    expect(await page.locator("#btc-wallets button").allTextContents()).toEqual(["Xverse", "Leather"]);
+    await expect.poll(() => page.textContent("#btc-msg")).toBe("Choose the wallet to sign in with.");
+    // Xverse's client is fetched when Xverse is chosen, not with the page.
+    expect(fetched.filter((name) => name.includes("/xverse-"))).toEqual([]);
+    await page.click("#btc-wallets >> text=Xverse");
+    // Loading the client, asking the wallet twice and signing in take more than expect.poll's default second.
+    const signedIn = { timeout: 15_000 };
+    await expect.poll(() => page.textContent("#active"), signedIn).toBe(`Signed in as ${xverseKey.address}`);
+    expect(fetched.filter((name) => name.includes("/xverse-"))).toHaveLength(1);
+    expect(await visible(page, "#btc-wallets")).toBe(false);
+    await page.click("#signout-current");
+    await expect.poll(() => page.textContent("#active")).toBe("Not signed in.");
+
+    await page.click("#btc-wallet");
+    await page.click("#btc-wallets >> text=Leather");
+    await expect.poll(() => page.textContent("#active"), signedIn).toBe(`Signed in as ${leatherKey.address}`);
+    expect(asked.map((line) => line.split(" ")[0])).toEqual(["xverse", "leather"]);
+    expect(JSON.parse(asked[0]?.slice("xverse ".length) ?? "{}")).toMatchObject({ protocol: "BIP322" });
+    expect(await page.locator(".msg.error").count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -45,6 +45,7 @@ export function signinPage(options: { add: boolean; returnTo: string | null }) {
   <h2>Bitcoin</h2>
   <input id="btc-address" placeholder="Your Bitcoin address (bc1…)" autocomplete="off">
   <button id="btc-wallet">Sign in with a browser wallet</button>
+  <div id="btc-wallets" hidden></div>
   <button id="btc-challenge" class="secondary">Get the message to sign and paste a signature</button>
   <div id="btc-step2" hidden>
     <textarea id="btc-message" readonly rows="1" aria-label="The message to sign"></textarea>

@@ -263,7 +263,14 @@ describe("POST /api/billing/portal", () => {
       json: { project_id: projectId },
     });
     expect(asJson.status).toBe(200);
-    expect(((await asJson.json()) as { url: string }).url.startsWith(`${env.STRIPE_API_BASE}/p/session/`)).toBe(true);
+    const { url } = (await asJson.json()) as { url: string };
+    expect(url.startsWith(`${env.STRIPE_API_BASE}/p/session/`)).toBe(true);
+    // The local processor's portal is a page that leads back to this project's billing view.
+    const portal = await fetch(url);
+    expect(portal.status).toBe(200);
+    expect(await portal.text()).toContain(
+      `href="http://localhost:8788/dashboard/?project=${projectId}&amp;billing=portal"`,
+    );
     expect(lastSegment(checkout.body.url).startsWith("cs_")).toBe(true);
   });
 

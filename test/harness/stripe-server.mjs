@@ -2,8 +2,10 @@
 // /v1/billing_portal/sessions with a Bearer secret key (Idempotency-Key honoured), and Stripe-signed events
 // (`Stripe-Signature: t=…,v1=HMAC-SHA256("{t}.{body}")`, signed here with node:crypto, independent of the worker).
 // Paying: GET /c/pay/<session> shows a page whose button completes the checkout and POSTs the events to
-// `webhookUrl`, then returns to the success URL. Failures, chosen by the key a call uses (so parallel tests never
-// share a switch): `<secretKey>_fail_error` gets a Stripe error, `<secretKey>_fail_no_url` an answer without a URL.
+// `webhookUrl`, then returns to the success URL. The customer portal: GET /p/session/<id> (the portal session's
+// `url`) is a stand-in page that says so and links back to the return_url the session was created with. Failures,
+// chosen by the key a call uses (so parallel tests never share a switch): `<secretKey>_fail_error` gets a Stripe
+// error, `<secretKey>_fail_no_url` an answer without a URL.
 // Admin (tests): POST /__admin/complete/<session> → {events: [{type, body, signature}]} without delivering them;
 // POST /__admin/event {type, object, created?, t?} → one signed event; POST /__admin/sign {body, t?} → any body
 // signed; GET /__admin/requests.
@@ -20,6 +22,8 @@ export function startStripe({
   webhookUrl,
 } = {}) {
   const sessions = new Map();
+  /** Customer portal sessions by the id in their URL: the customer and the return_url they were created with. */
+  const portals = new Map();
   const idempotent = new Map();
   const customers = new Set();
   const requests = [];
@@ -135,6 +139,13 @@ export function startStripe({
       res.writeHead(303, { location: session.form.get("success_url") });
       return res.end();
     }
+    const portalMatch = /^\/p\/session\/([\w]+)$/.exec(url.pathname);
+    if (portalMatch && req.method === "GET") {
+      const portal = portals.get(portalMatch[1]);
+      if (!portal) return stripeError(404, "No such customer portal session");
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      return res.end(portalPage(portal));
+    }
     if (req.method !== "POST" || !url.pathname.startsWith("/v1/")) return stripeError(404, "Unrecognized request URL");
     const fail = {
       [`Bearer ${secretKey}`]: "none",
@@ -167,7 +178,15 @@ export function startStripe({
     } else if (url.pathname === "/v1/billing_portal/sessions") {
       const customer = form.get("customer");
       if (!customers.has(customer)) return stripeError(400, `No such customer: '${customer}'`);
-      answer = { id: id("bps"), object: "billing_portal.session", customer, url: `${base}/p/session/${id("ps")}` };
+      const portal = { id: id("ps"), customer, returnUrl: form.get("return_url") };
+      portals.set(portal.id, portal);
+      answer = {
+        id: id("bps"),
+        object: "billing_portal.session",
+        customer,
+        return_url: portal.returnUrl,
+        url: `${base}/p/session/${portal.id}`,
+      };
     } else {
       return stripeError(404, "Unrecognized request URL");
     }
@@ -185,4 +204,23 @@ export function startStripe({
       close: () => new Promise((r) => server.close(r)),
     };
   });
+}
+
+const escapeHtml = (text) =>
+  String(text).replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch],
+  );
+
+/** The portal's stand-in: nothing to manage locally, and the way back the session was created with. */
+function portalPage({ customer, returnUrl }) {
+  const back = returnUrl
+    ? `<p><a id="return" href="${escapeHtml(returnUrl)}">Back to the site that opened the portal</a></p>`
+    : "<p>The session was created without a return_url.</p>";
+  return (
+    `<!doctype html><meta charset="utf-8"><title>Local card processor: customer portal</title>` +
+    `<h1>Customer portal</h1>` +
+    `<p>This is the local card processor's stand-in for the customer portal (customer ${escapeHtml(customer)}): ` +
+    `payment methods and invoices are not managed here.</p>${back}`
+  );
 }

@@ -42,14 +42,10 @@ async function publishAttestation(fx, esplora, relay) {
   return att.address;
 }
 
-export async function check({ fx, bundles, count, log, profile = false }) {
-  const esplora = await startEsplora({ port: 0 });
-  const relay = await startRelay({ port: 0 });
+/** One stack (the verify bundle given and the bare worker): primed, warmed, then both measured. */
+async function measure({ fx, verify, bare, count, profile, esplora, relay }) {
   const stack = await startStack(
-    [
-      productWorker("verify", bundles.verify, { ESPLORA_URL: esplora.url, NOSTR_RELAYS: relay.url }),
-      benchWorker("bare", bundles.bare),
-    ],
+    [productWorker("verify", verify, { ESPLORA_URL: esplora.url, NOSTR_RELAYS: relay.url }), benchWorker("bare", bare)],
     ["verify", "bare"],
     { inspect: profile },
   );
@@ -79,14 +75,34 @@ export async function check({ fx, bundles, count, log, profile = false }) {
     await load(stack.urls.bare, requests("/constant", 0).slice(0, 500), { connections: 10 });
     await prime(); // the cache keeps an answer 60 s: measured right after priming
     const project = await load(stack.urls.verify, requests(path, 1_000_000), { connections: 50 });
-    const bare = await load(stack.urls.bare, requests("/constant", 1_000_000), { connections: 50 });
+    const baseline = await load(stack.urls.bare, requests("/constant", 1_000_000), { connections: 50 });
     const probe = await fetch(`${stack.urls.verify}${path}`, { headers: { "cf-connecting-ip": "192.0.2.3" } });
     await probe.text();
-    const stillHit = probe.headers.get("x-cache") === "HIT";
-    log(`check: project ${JSON.stringify(project)} bare ${JSON.stringify(bare)} hit after run: ${stillHit}`);
-    return { project, bare, stillHit, cpu };
+    return { project, bare: baseline, stillHit: probe.headers.get("x-cache") === "HIT", cpu };
   } finally {
     await stack.dispose().catch(() => {});
+  }
+}
+
+/**
+ * The product's figure, then each experiment (a variant of the verify bundle, `buildVariant`) in a stack of its
+ * own against its own bare run: what a part of the path costs is the difference it makes.
+ */
+export async function check({ fx, bundles, count, log, profile = false, experiments = [] }) {
+  const esplora = await startEsplora({ port: 0 });
+  const relay = await startRelay({ port: 0 });
+  const common = { fx, bare: bundles.bare, count, esplora, relay };
+  try {
+    const result = await measure({ ...common, verify: bundles.verify, profile });
+    log(`check: project ${JSON.stringify(result.project)} bare ${JSON.stringify(result.bare)}`);
+    const tried = [];
+    for (const { name, bundle } of experiments) {
+      const r = await measure({ ...common, verify: bundle, profile: false });
+      log(`check experiment ${name}: ${JSON.stringify(r.project)} bare ${JSON.stringify(r.bare)}`);
+      tried.push({ name, ...r });
+    }
+    return { ...result, experiments: tried };
+  } finally {
     await esplora.close();
     await relay.close();
   }

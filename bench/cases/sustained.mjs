@@ -102,7 +102,6 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
     // Warm the isolate (wasm instantiation, first lease of buckets) before the first step.
     await load(fleet, await prepared(200, 10), { connections: 10, expect: 201 });
     const tried = [];
-    let held;
     for (const rate of steps) {
       const count = rate * stepSeconds;
       const requests = await prepared(count, stepSeconds);
@@ -112,7 +111,6 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
       tried.push({ rate, ...r, serverErrors, held: ok });
       log(`sustained step ${rate}/s: ${JSON.stringify({ ...r, serverErrors, held: ok })}`);
       if (!ok) break;
-      held = rate;
     }
     // A rate held for a few seconds may not hold for a minute (a queue that grows slowly): each held step is tried
     // for the whole run, from the highest down, until one holds; at most three minutes of it.

@@ -1,7 +1,7 @@
 // Builds what the benchmarks serve: each product worker exactly as `wrangler deploy` would upload it
 // (`wrangler deploy --dry-run --outdir`), and the bench-only workers (baselines, in-isolate loops) with esbuild.
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { unstable_readConfig } from "wrangler";
@@ -75,10 +75,12 @@ export async function importBenchTs(name) {
  * An experiment build of a product worker with some of its modules replaced (esbuild onLoad), for "what if"
  * attempts on a miss; never what the project's figure is measured on.
  */
-export async function buildVariant(name, entry, replacements) {
+export async function buildVariant(name, product, replacements) {
   const outdir = path.join(OUT, `variant-${name}`);
+  rmSync(outdir, { recursive: true, force: true });
+  const { main } = unstable_readConfig({ config: path.join(ROOT, CONFIGS[product]) });
   await build({
-    entryPoints: [path.join(ROOT, entry)],
+    entryPoints: [path.resolve(ROOT, path.dirname(CONFIGS[product]), main)],
     outfile: path.join(outdir, "index.js"),
     ...WORKER_BUNDLE_OPTIONS,
     plugins: [
@@ -87,11 +89,19 @@ export async function buildVariant(name, entry, replacements) {
         setup(b) {
           for (const [file, contents] of Object.entries(replacements)) {
             const filter = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`);
-            b.onLoad({ filter }, () => ({ contents, loader: "ts", resolveDir: path.dirname(path.join(ROOT, file)) }));
+            b.onLoad({ filter }, (args) => ({
+              // A string replaces the module; a function edits its source (so the variant follows the product).
+              contents: typeof contents === "function" ? contents(readFileSync(args.path, "utf8")) : contents,
+              loader: "ts",
+              resolveDir: path.dirname(path.join(ROOT, file)),
+            }));
           }
         },
       },
     ],
   });
-  return { dir: outdir, script: path.join(outdir, "index.js") };
+  const script = path.join(outdir, "index.js");
+  const wasm = WASM_MODULES.map((file) => path.join(outdir, file)).filter((file) => existsSync(file));
+  const modules = [{ type: "ESModule", path: script }, ...wasm.map((file) => ({ type: "CompiledWasm", path: file }))];
+  return { dir: outdir, script, modules, config: path.join(ROOT, CONFIGS[product]) };
 }

@@ -42,8 +42,7 @@ export function productWorker(name, bundle, extraBindings = {}) {
   return {
     ...rest,
     name,
-    modules: true,
-    scriptPath: bundle.script,
+    ...(bundle.modules ? { modules: bundle.modules } : { modules: true, scriptPath: bundle.script }),
     modulesRoot: bundle.dir,
     bindings: { ...vars, ...extraBindings },
   };

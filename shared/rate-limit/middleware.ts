@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import { AppError } from "../errors";
 import { clientIpKey } from "../http/client-ip";
 import { type Admission, LEASE_WANT, LeaseBook } from "./lease";
-import type { RateLimiter } from "./rate-limiter";
+import { limiterFor, type RateLimiter } from "./rate-limiter";
 import type { BucketRule } from "./token-bucket";
 
 export interface RateLimitOptions {
@@ -32,6 +32,7 @@ async function leaseOnce(
   leases: LeaseBook,
   key: string,
   rule: BucketRule,
+  durable: boolean,
   waited: number,
 ) {
   if (!leases.begin(key, Date.now())) {
@@ -41,7 +42,7 @@ async function leaseOnce(
   }
   try {
     const giveBack = leases.release(key);
-    const granted = await ns.get(ns.idFromName(key)).lease(rule, LEASE_WANT, giveBack);
+    const granted = await limiterFor(ns, key).lease(key, rule, LEASE_WANT, giveBack, durable);
     leases.record(key, granted, Date.now());
   } finally {
     leases.end(key);
@@ -73,7 +74,8 @@ export async function takeNamed(
   // ends with that call or after LEASE_WAIT_MS, so this ends.
   for (let round = 0; !decision; round++) {
     try {
-      await leaseOnce(ns, book, key, rule, round);
+      // A bucket that fails closed is also durable; one that fails open lives in its object's memory (rate-limiter.ts).
+      await leaseOnce(ns, book, key, rule, failClosed, round);
     } catch (err) {
       console.error("rate limiter unavailable", { bucket: key.split("|")[0], error: String(err) });
       if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });

@@ -1,17 +1,17 @@
 // Leased rate-limit tokens (issue 19): an isolate spends a share of the bucket locally, so most requests make no
 // Durable Object call, and yet no more pass than the rule allows, concurrent or not.
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LEASE_MS, LeaseBook } from "../../shared/rate-limit/lease";
 import { takeNamed } from "../../shared/rate-limit/middleware";
-import type { RateLimiter } from "../../shared/rate-limit/rate-limiter";
+import { LIMITER_SHARDS, limiterFor, type RateLimiter } from "../../shared/rate-limit/rate-limiter";
 import { AUTH_RULE, READ_RULE } from "../../shared/rate-limit/rules";
 import { type BucketState, leaseShare, leaseTokens } from "../../shared/rate-limit/token-bucket";
 
 describe("lease sizing", () => {
   it("a large share of a full bucket, a small one near empty, none of an empty one, never above the ask", () => {
     expect(leaseShare(60, 60, 64)).toBe(45);
-    expect(leaseShare(20, 60, 64)).toBe(5);
+    expect(leaseShare(20, 60, 64)).toBe(10);
     expect(leaseShare(3, 60, 64)).toBe(1);
     expect(leaseShare(0.9, 60, 64)).toBe(0);
     expect(leaseShare(60, 60, 10)).toBe(10);
@@ -105,7 +105,70 @@ describe("against the limiter object", () => {
     const { ns, calls } = counted(env.RATE_LIMITER);
     const key = `lease-test|${crypto.randomUUID()}`;
     for (let i = 0; i < 60; i++) await takeNamed(ns, key, READ_RULE);
-    expect(calls.n).toBeLessThanOrEqual(12);
+    // 45, then half of what is left each time: 7, 4, 2, 1, 1 (the last from the refill while they ran).
+    expect(calls.n).toBeLessThanOrEqual(7);
     await expect(takeNamed(ns, key, READ_RULE)).rejects.toMatchObject({ reason: "rate_limited" });
+  });
+});
+
+/** Two bucket keys of one route that the hash puts in the same limiter object. */
+function keysSharingAnObject(route: string): [string, string] {
+  const seen = new Map<string, string>();
+  for (;;) {
+    const key = `${route}|${crypto.randomUUID()}`;
+    const id = limiterFor(env.RATE_LIMITER, key).id.toString();
+    const other = seen.get(id);
+    if (other) return [other, key];
+    seen.set(id, key);
+  }
+}
+
+describe("limiter objects hold many buckets (one object per route and shard, not per client)", () => {
+  it("a route's buckets spread over at most LIMITER_SHARDS objects, and the same key always finds the same one", () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 2_000; i++)
+      ids.add(limiterFor(env.RATE_LIMITER, `spread|10.0.${i >> 8}.${i & 255}`).id.toString());
+    expect(ids.size).toBe(LIMITER_SHARDS);
+    const key = "spread|192.0.2.7";
+    expect(limiterFor(env.RATE_LIMITER, key).id.equals(limiterFor(env.RATE_LIMITER, key).id)).toBe(true);
+  });
+
+  it("two clients in one object have buckets of their own: one emptied, the other still passes", async () => {
+    const [first, second] = keysSharingAnObject(`shared-${crypto.randomUUID()}`);
+    for (let i = 0; i < AUTH_RULE.capacity; i++) await takeNamed(env.RATE_LIMITER, first, AUTH_RULE);
+    await expect(takeNamed(env.RATE_LIMITER, first, AUTH_RULE)).rejects.toMatchObject({ reason: "rate_limited" });
+    await expect(takeNamed(env.RATE_LIMITER, second, AUTH_RULE)).resolves.toMatchObject({ allowed: true });
+  });
+
+  it("the sweep deletes a bucket that has refilled and keeps one that has not", async () => {
+    const [refilled, draining] = keysSharingAnObject(`sweep-${crypto.randomUUID()}`);
+    const stub = limiterFor(env.RATE_LIMITER, refilled);
+    await stub.take(refilled, { capacity: 1, windowMs: 1 }); // full again a millisecond later
+    await stub.take(draining, AUTH_RULE); // full again in three seconds
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const stored = () =>
+      runInDurableObject(stub, (_instance, state) => [refilled, draining].map((key) => state.storage.kv.get(key)));
+    expect((await stored()).map(Boolean)).toEqual([true, true]);
+    // Due in a minute (an alarm due now could run by itself first), then run at once.
+    await runInDurableObject(stub, (_instance, state) => state.storage.setAlarm(Date.now() + 60_000));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await stored()).map(Boolean)).toEqual([false, true]);
+    // The draining bucket is still counted: 19 more pass, then it refuses.
+    for (let i = 0; i < AUTH_RULE.capacity - 1; i++) expect((await stub.take(draining, AUTH_RULE)).allowed).toBe(true);
+    expect((await stub.take(draining, AUTH_RULE)).allowed).toBe(false);
+  });
+
+  it("a bucket that fails closed is written to storage; one that fails open is kept in memory only", async () => {
+    const [closed, open] = keysSharingAnObject(`durable-${crypto.randomUUID()}`);
+    await takeNamed(env.RATE_LIMITER, closed, AUTH_RULE); // fails closed: durable
+    await takeNamed(env.RATE_LIMITER, open, READ_RULE, false); // fails open: memory
+    const stub = limiterFor(env.RATE_LIMITER, closed);
+    const stored = await runInDurableObject(stub, (_instance, state) =>
+      [closed, open].map((key) => state.storage.kv.get(key) !== undefined),
+    );
+    expect(stored).toEqual([true, false]);
+    // Kept in memory all the same: the object still counts what it leased (45 of 60 went to the first lease).
+    const next = await stub.lease(open, READ_RULE, 64, 0, false);
+    expect(next.remaining).toBeLessThan(READ_RULE.capacity - 45);
   });
 });

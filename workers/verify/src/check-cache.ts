@@ -48,12 +48,15 @@ async function keepCopy(key: string, response: Response, cachedAt: number) {
 }
 
 /** One cache key per question: the path and its query parameters in a fixed order. */
+export function checkCacheUrl(url: string): string {
+  const { searchParams } = new URL(url);
+  searchParams.sort();
+  return `https://check-cache.invalid/api/check?${searchParams}`;
+}
+
+/** The key as the Cache API takes it. */
 export function checkCacheKey(url: string): Request {
-  const source = new URL(url);
-  const params = [...source.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b));
-  const key = new URL("https://check-cache.invalid/api/check");
-  for (const [name, value] of params) key.searchParams.append(name, value);
-  return new Request(key.toString());
+  return new Request(checkCacheUrl(url));
 }
 
 /** Fresh while younger than the TTL, by our own stamp (the platform may keep entries a little longer). */
@@ -67,8 +70,12 @@ export function isFresh(cachedAt: number, now: number, ttlSeconds = CHECK_CACHE_
  */
 export const checkCache: MiddlewareHandler = async (c, next) => {
   const now = Date.now();
-  const key = checkCacheKey(c.req.url);
-  const cached = fromIsolate(key.url, now) ?? (await readCachedCheck(key, now));
+  const url = checkCacheUrl(c.req.url);
+  const kept = fromIsolate(url, now);
+  if (kept) return kept;
+  // Only a miss in the isolate pays for a Request object and the Cache API.
+  const key = new Request(url);
+  const cached = await readCachedCheck(key, now);
   if (cached) return cached;
   await next();
   if (c.res.status === 200 || c.res.status === 404) {

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { orm } from "../../../../shared/db/client";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
+import { limiterFor } from "../../../../shared/rate-limit/rate-limiter";
 import { routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
@@ -32,6 +33,9 @@ async function probe(check: () => Promise<unknown>): Promise<"ok" | "down"> {
   }
 }
 
+/** The deep health check's take: a bucket it can never empty. */
+const PROBE_RULE = { capacity: 1e9, windowMs: 1000 };
+
 publicRoutes.openapi(
   createRoute({
     method: "get",
@@ -48,7 +52,7 @@ publicRoutes.openapi(
     const checks = {
       d1: await probe(() => orm(c.env.DB).run(sql`select 1`)),
       kv: await probe(() => c.env.KV.get("health:probe")),
-      durable_objects: await probe(() => ns.get(ns.idFromName("health|probe")).take({ capacity: 1e9, windowMs: 1000 })),
+      durable_objects: await probe(() => limiterFor(ns, "health|probe").take("health|probe", PROBE_RULE)),
     };
     const down = Object.entries(checks).filter(([, v]) => v === "down");
     if (down.length > 0) throw new AppError("dependency_unavailable", { detail: down.map(([k]) => k).join(", ") });

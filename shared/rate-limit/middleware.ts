@@ -6,7 +6,8 @@ import type { MiddlewareHandler } from "hono";
 import { AppError } from "../errors";
 import { clientIpKey } from "../http/client-ip";
 import { type Admission, LEASE_WANT, LeaseBook } from "./lease";
-import { limiterFor, type RateLimiter } from "./rate-limiter";
+import type { RateLimiter } from "./rate-limiter";
+import { limiterFor } from "./shards";
 import type { BucketRule } from "./token-bucket";
 
 export interface RateLimitOptions {

@@ -1,5 +1,5 @@
 // The rate-limit Durable Object. Buckets are grouped into shards: one object per (route bucket, shard), the shard
-// picked by a hash of the bucket's key (`limiterFor`), so a new client's first lease goes to an object that is
+// picked by a hash of the bucket's key (`limiterFor`, shards.ts), so a new client's first lease goes to an object that is
 // already running instead of creating one of its own (creating an object, with its storage, per client was most
 // of a cached /api/check's cost: bench/README.md). The object's input gate serialises the takes and leases of all
 // its buckets, so a burst can never be admitted past a bucket's capacity. Each bucket is held in memory. A durable
@@ -19,8 +19,6 @@ import {
   takeToken,
 } from "./token-bucket";
 
-/** Objects per route bucket. Each serves ~1,000 calls/s on the platform; leases make a call per client, not per request. */
-export const LIMITER_SHARDS = 64;
 /**
  * Buckets an object keeps in memory, the least recently used forgotten past it: a durable one is read back from
  * storage when asked again; one that fails open starts full again, which only a bucket left alone while 10,000
@@ -33,23 +31,6 @@ const SWEEP_MS = 10 * 60_000;
 /** A stored bucket: its state, and when it is full again (from then on it is the same as no bucket). */
 interface StoredBucket extends BucketState {
   fullAt: number;
-}
-
-/** FNV-1a, 32 bits: spreads keys over the shards; not a security boundary (a client picks only its own key). */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** The object holding the bucket `key` ("<route bucket>|<who>"). */
-export function limiterFor(ns: DurableObjectNamespace<RateLimiter>, key: string) {
-  const bar = key.indexOf("|");
-  const route = bar < 0 ? key : key.slice(0, bar);
-  return ns.get(ns.idFromName(`${route}#${fnv1a(key) % LIMITER_SHARDS}`));
 }
 
 export class RateLimiter extends DurableObject {

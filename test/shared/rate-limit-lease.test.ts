@@ -4,8 +4,9 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { LEASE_MS, LeaseBook } from "../../shared/rate-limit/lease";
 import { takeNamed } from "../../shared/rate-limit/middleware";
-import { LIMITER_SHARDS, limiterFor, type RateLimiter } from "../../shared/rate-limit/rate-limiter";
+import type { RateLimiter } from "../../shared/rate-limit/rate-limiter";
 import { AUTH_RULE, READ_RULE } from "../../shared/rate-limit/rules";
+import { LIMITER_SHARDS, limiterFor } from "../../shared/rate-limit/shards";
 import { type BucketState, leaseShare, leaseTokens } from "../../shared/rate-limit/token-bucket";
 
 describe("lease sizing", () => {

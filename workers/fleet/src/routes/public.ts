@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { orm } from "../../../../shared/db/client";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
-import { limiterFor } from "../../../../shared/rate-limit/rate-limiter";
+import { limiterFor } from "../../../../shared/rate-limit/shards";
 import { routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";

@@ -243,6 +243,9 @@ export const webhookEndpoints = sqliteTable(
     eventTypes: text("event_types").notNull(), // JSON array of open strings
     active: integer("active", { mode: "boolean" }).notNull(),
     secretSealed: text("secret_sealed").notNull(),
+    // A rolled secret's predecessor, sealed the same way, and until when deliveries also carry its signature.
+    previousSecretSealed: text("previous_secret_sealed"),
+    previousSecretUntil: integer("previous_secret_until"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -8,6 +8,8 @@ import { secretKeyBytes } from "./secrets";
 
 export interface DeliveryInput {
   secret: string;
+  /** A rolled secret still in its overlap: the Standard Webhooks header carries a signature by it too. */
+  previousSecret?: string;
   /** The raw JSON text sent as the body, byte for byte: receivers sign what they receive, not a re-serialisation. */
   body: string;
   eventType: string;
@@ -38,10 +40,12 @@ export async function deliveryHeaders(input: DeliveryInput): Promise<Record<stri
     throw new TypeError("idempotencyKey must be non-empty, without dots or spaces");
   const timestamp = String(Math.floor(input.now / 1000));
   const bodyBytes = utf8(body);
-  const [payloadSha, serviceSig, standardSig] = await Promise.all([
+  const standardSigned = utf8(`${idempotencyKey}.${timestamp}.${body}`);
+  const standardKeys = [secret, ...(input.previousSecret === undefined ? [] : [input.previousSecret])];
+  const [payloadSha, serviceSig, ...standardSigs] = await Promise.all([
     sha256Hex(bodyBytes),
     hmacSha256(utf8(secret), bodyBytes),
-    hmacSha256(secretKeyBytes(secret), utf8(`${idempotencyKey}.${timestamp}.${body}`)),
+    ...standardKeys.map((key) => hmacSha256(secretKeyBytes(key), standardSigned)),
   ]);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
@@ -58,7 +62,8 @@ export async function deliveryHeaders(input: DeliveryInput): Promise<Record<stri
   if (input.manual) headers["X-Service-Manual-Retry"] = "true";
   headers["webhook-id"] = idempotencyKey;
   headers["webhook-timestamp"] = timestamp;
-  headers["webhook-signature"] = `v1,${base64.encode(standardSig)}`;
+  // Several signatures are space-separated; a receiver accepts the body when any matches its secret.
+  headers["webhook-signature"] = standardSigs.map((mac) => `v1,${base64.encode(mac)}`).join(" ");
   return headers;
 }
 

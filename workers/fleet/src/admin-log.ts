@@ -19,6 +19,7 @@ export const ADMIN_EVENTS = [
   "webhook_endpoint.created",
   "webhook_endpoint.updated",
   "webhook_endpoint.deleted",
+  "webhook_endpoint.secret_rotated",
   "billing.checkout_created",
   "billing.plan_changed",
   "billing.plan_renewed",

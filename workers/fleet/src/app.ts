@@ -30,6 +30,7 @@ import { revocationRoutes } from "./routes/revocations";
 import { tokenRoutes } from "./routes/tokens";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
+import { webhookSecretRollRoutes } from "./routes/webhook-secret-roll";
 import { dispatchAfterWrite } from "./webhooks/after-write";
 
 export const app = new OpenAPIHono<FleetEnv>();
@@ -55,6 +56,7 @@ for (const group of [
   envelopeReadRoutes,
   logRoutes,
   webhookEndpointRoutes,
+  webhookSecretRollRoutes,
   webhookDeliveryRoutes,
   billingRoutes,
   checkoutRoutes,

@@ -25,12 +25,20 @@ function guardUrl(c: Context<FleetEnv>, url: string): string {
   return checked.url;
 }
 
-async function endpointAccess(c: Context<FleetEnv>, id: string, write = true) {
+/** The endpoint `id` and the caller's access to its project, which must be admin or owner. */
+export async function endpointAccess(c: Context<FleetEnv>, id: string, write = true) {
   const row = await orm(c.env.DB).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
   if (!row) throw new AppError("not_found");
   const access = await projectAccess(c, row.projectId, { write });
   atLeast(access, "admin");
   return { row, access };
+}
+
+/** The key that seals endpoint secrets; 503 webhook_master_key_unset without a usable one. */
+export function requireMasterKey(c: Context<FleetEnv>): string {
+  const masterKey = c.env.WEBHOOK_MASTER_KEY;
+  if (!masterKey || masterKey.length < 32) throw new AppError("webhook_master_key_unset");
+  return masterKey;
 }
 
 webhookEndpointRoutes.openapi(
@@ -83,8 +91,7 @@ webhookEndpointRoutes.openapi(
     const input = c.req.valid("json");
     const access = await projectAccess(c, input.project_id, { write: true });
     atLeast(access, "admin");
-    const masterKey = c.env.WEBHOOK_MASTER_KEY;
-    if (!masterKey || masterKey.length < 32) throw new AppError("webhook_master_key_unset");
+    const masterKey = requireMasterKey(c);
     const url = guardUrl(c, input.url);
     const secret = newWebhookSecret();
     const now = Date.now();
@@ -95,6 +102,8 @@ webhookEndpointRoutes.openapi(
       eventTypes: JSON.stringify([...new Set(input.event_types)]),
       active: input.active ?? true,
       secretSealed: await sealSecret(secret, masterKey),
+      previousSecretSealed: null,
+      previousSecretUntil: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -174,7 +183,7 @@ webhookEndpointRoutes.openapi(
   createRoute({
     method: "delete",
     path: "/api/webhooks/endpoints/{id}",
-    summary: "Delete an endpoint (rotate a secret by deleting and registering again)",
+    summary: "Delete an endpoint",
     middleware: [routeLimit("webhook-endpoints-delete")],
     request: { params: IdParam(EndpointId) },
     responses: {

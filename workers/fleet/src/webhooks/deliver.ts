@@ -82,8 +82,12 @@ export async function attempt(
   else {
     let headers: Record<string, string> | undefined;
     try {
+      // A rolled secret signs beside the new one until its overlap ends (routes/webhook-secret-roll.ts).
+      const previous = endpoint.previousSecretSealed;
+      const stillSigning = previous !== null && (endpoint.previousSecretUntil ?? 0) > ctx.now();
       headers = await deliveryHeaders({
         secret: await openSecret(endpoint.secretSealed, ctx.masterKey),
+        ...(stillSigning ? { previousSecret: await openSecret(previous, ctx.masterKey) } : {}),
         body: event.payload,
         eventType: delivery.eventType,
         deliveryId: `${delivery.id}.${number}`,

@@ -1,0 +1,109 @@
+// Rolling a webhook endpoint's secret (issue 18): for the overlap every delivery's Standard Webhooks header carries
+// a signature by each secret, so a receiver that switches secrets at any moment of it fails no delivery; the
+// spec's X-Service-Signature is by the new secret at once. The receiver is the test harness's, verifying with the
+// stock libraries and whichever secret it was last given.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { delegation } from "../helpers/envelopes";
+import { type FleetClient, signedIn } from "../helpers/fleet";
+import { newWallet } from "../helpers/wallet";
+
+const RECEIVER = env.TEST_RECEIVER as string;
+type Received = { headers: Record<string, string>; serviceOk: boolean; standardOk: boolean };
+type Rolled = { endpoint: { id: string }; secret: string; previous_secret_until: string | null };
+
+const received = async (path: string) =>
+  (await (await fetch(`${RECEIVER}/__admin/received?path=${encodeURIComponent(path)}`)).json()) as Received[];
+const receiverHolds = (path: string, secret: string) =>
+  fetch(`${RECEIVER}/__admin/secret`, { method: "PUT", body: JSON.stringify({ path, secret }) });
+
+async function receivedCount(path: string, n: number): Promise<Received[]> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const got = await received(path);
+    if (got.length >= n) return got;
+    if (Date.now() > until) throw new Error(`${got.length} of ${n} deliveries arrived`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function setup() {
+  const principal = newWallet();
+  const owner = await signedIn(principal.address);
+  const project = await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "roll" });
+  const projectId = project.body.project.id;
+  const path = `/ok/${crypto.randomUUID()}`;
+  const res = await owner.call<{ endpoint: { id: string }; secret: string }>("POST", "/api/webhooks/endpoints", {
+    project_id: projectId,
+    url: `${RECEIVER}${path}`,
+    event_types: ["delegation.registered"],
+  });
+  expect(res.status).toBe(201);
+  await receiverHolds(path, res.body.secret);
+  const deliverOne = async (n: number): Promise<Received> => {
+    const d = await delegation(principal, newWallet());
+    const stored = await owner.call("POST", "/api/delegations", { project_id: projectId, envelope: d.envelope });
+    expect(stored.status).toBe(201);
+    return (await receivedCount(path, n))[n - 1] as Received;
+  };
+  return { owner, projectId, path, id: res.body.endpoint.id, first: res.body.secret, deliverOne };
+}
+
+const roll = (owner: FleetClient, id: string, query = "") =>
+  owner.call<Rolled>("POST", `/api/webhooks/endpoints/${id}/rotate-secret${query}`);
+
+describe("rolling a webhook secret", () => {
+  it("a receiver that switches secrets at any point of the overlap verifies every delivery", async () => {
+    const { owner, path, id, first, deliverOne } = await setup();
+    const seen: Received[] = [];
+    seen.push(await deliverOne(1)); // before: one signature, the first secret
+    const rolled = await roll(owner, id);
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.secret).toMatch(/^whsec_/);
+    expect(rolled.body.secret).not.toBe(first);
+    expect(Date.parse(rolled.body.previous_secret_until ?? "") - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect(JSON.stringify(rolled.body)).not.toContain(first);
+    seen.push(await deliverOne(2)); // the receiver still holds the first secret
+    await receiverHolds(path, rolled.body.secret);
+    seen.push(await deliverOne(3)); // the receiver now holds the new one
+    expect(seen.map((r) => r.standardOk)).toEqual([true, true, true]);
+    expect(seen.map((r) => r.headers["webhook-signature"]?.split(" ").length)).toEqual([1, 2, 2]);
+    // The spec's own header is by the new secret from the roll on.
+    expect(seen.map((r) => r.serviceOk)).toEqual([true, false, true]);
+  });
+
+  it("the old secret stops signing when the overlap ends, or at once with overlap_hours=0", async () => {
+    const { owner, path, id, deliverOne } = await setup();
+    const rolled = await roll(owner, id);
+    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_until = ? WHERE id = ?")
+      .bind(Date.now() - 1, id)
+      .run();
+    const after = await deliverOne(1);
+    expect(after.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
+    expect(after.standardOk).toBe(false); // the receiver still holds the first secret
+    await receiverHolds(path, rolled.body.secret);
+    const now = await roll(owner, id, "?overlap_hours=0");
+    expect(now.body.previous_secret_until).toBeNull();
+    const cut = await deliverOne(2);
+    expect(cut.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
+    expect(cut.standardOk).toBe(false); // signed by the newest secret only
+  });
+
+  it("is logged without the secret; refuses a bad overlap (400 invalid_query) and strangers (404 not_found)", async () => {
+    const { owner, projectId, id, first } = await setup();
+    expect((await roll(owner, id, "?overlap_hours=169")).body).toMatchObject({ reason: "invalid_query" });
+    expect((await roll(owner, id, "?overlap_hours=soon")).body).toMatchObject({ reason: "invalid_query" });
+    const stranger = await signedIn(newWallet().address);
+    expect((await roll(stranger, id)).body).toMatchObject({ reason: "not_found" });
+    const rolled = await roll(owner, id, "?overlap_hours=2");
+    const log = await owner.call<{ entries: { event_type: string; detail: unknown }[] }>(
+      "GET",
+      `/api/admin/log?project_id=${projectId}&event_type=webhook_endpoint.secret_rotated`,
+    );
+    expect(log.body.entries).toHaveLength(1);
+    expect(log.body.entries[0]?.detail).toMatchObject({ overlap_hours: 2 });
+    const text = JSON.stringify(log.body);
+    expect(text).not.toContain(first);
+    expect(text).not.toContain(rolled.body.secret);
+  });
+});

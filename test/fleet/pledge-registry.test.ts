@@ -3,9 +3,9 @@
 
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAbandonmentEnvelope, createOutcomeEnvelope } from "../../shared/envelopes/pledge";
+import { createAbandonmentEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
-import { pledge } from "../helpers/envelopes";
+import { keptOutcome, pledge } from "../helpers/envelopes";
 import { FleetClient, signedIn } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
 
@@ -44,17 +44,7 @@ describe("pledges", () => {
     const { swearer, counterparty, owner, projectId } = await setup();
     const p = await pledge(swearer, counterparty);
     await owner.call("POST", "/api/pledges", { project_id: projectId, envelope: p.envelope });
-    const kept = await createOutcomeEnvelope(
-      {
-        pledge_id: p.id,
-        outcome: "kept",
-        resolved_at: isoSeconds(Date.now() - 1000),
-        resolved_by: counterparty.address,
-        evidence: { mechanism: "counterparty_signs", result: "kept", witness: "counterparty_sig=ok" },
-        dispute_window_ends_at: isoSeconds(Date.now() + 60_000),
-      },
-      counterparty,
-    );
+    const kept = await keptOutcome(p.id, counterparty);
     const res = await owner.call("POST", `/api/pledges/${p.id}/outcome`, {
       project_id: projectId,
       envelope: kept.envelope,
@@ -108,17 +98,7 @@ describe("pledges", () => {
   it("an outcome for an unknown pledge is 404; one whose pledge_id is not the path's is 400", async () => {
     const { swearer, counterparty, owner, projectId } = await setup();
     const p = await pledge(swearer, counterparty);
-    const outcome = await createOutcomeEnvelope(
-      {
-        pledge_id: p.id,
-        outcome: "kept",
-        resolved_at: isoSeconds(Date.now() - 1000),
-        resolved_by: counterparty.address,
-        evidence: { mechanism: "counterparty_signs", result: "kept", witness: "counterparty_sig=ok" },
-        dispute_window_ends_at: isoSeconds(Date.now() + 60_000),
-      },
-      counterparty,
-    );
+    const outcome = await keptOutcome(p.id, counterparty);
     expect(
       (await owner.call("POST", "/api/pledge-outcomes", { project_id: projectId, envelope: outcome.envelope })).status,
     ).toBe(404);

@@ -2,9 +2,9 @@
 // (other callers learn nothing: 404 not_found, as every project-scoped list), filtered by ?state=, paged by cursor
 // in registration order, and described in the OpenAPI document.
 import { describe, expect, it } from "vitest";
-import { createAbandonmentEnvelope, createOutcomeEnvelope } from "../../shared/envelopes/pledge";
+import { createAbandonmentEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
-import { pledge } from "../helpers/envelopes";
+import { keptOutcome, pledge } from "../helpers/envelopes";
 import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
 import { newWallet, type Wallet } from "../helpers/wallet";
 
@@ -99,17 +99,7 @@ describe("GET /api/projects/{id}/pledges", () => {
   it("?state= keeps the pledges in that state", async () => {
     const { owner, projectId, counterparty, registered } = await projectWithPledges(3);
     const [kept, abandoned, pending] = registered as [Registered, Registered, Registered];
-    const outcome = await createOutcomeEnvelope(
-      {
-        pledge_id: kept.id,
-        outcome: "kept",
-        resolved_at: isoSeconds(Date.now() - 1000),
-        resolved_by: counterparty.address,
-        evidence: { mechanism: "counterparty_signs", result: "kept", witness: "counterparty_sig=ok" },
-        dispute_window_ends_at: isoSeconds(Date.now() + 60_000),
-      },
-      counterparty,
-    );
+    const outcome = await keptOutcome(kept.id, counterparty);
     expect(
       (await owner.call("POST", "/api/pledge-outcomes", { project_id: projectId, envelope: outcome.envelope })).status,
     ).toBe(201);

@@ -3,7 +3,7 @@
 import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import { randomHex } from "../../shared/crypto/digest";
 import { buildAction, buildDelegation, buildRevocation, buildSubdelegation } from "../../shared/envelopes/agent";
-import { createPledgeEnvelope } from "../../shared/envelopes/pledge";
+import { createOutcomeEnvelope, createPledgeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
 import type { Wallet } from "./wallet";
 
@@ -93,5 +93,20 @@ export async function pledge(swearer: Wallet, counterparty: Wallet, options: { e
       nonce: randomHex(16),
     } as never,
     swearer,
+  );
+}
+
+/** The counterparty's "kept" outcome of pledge `pledgeId`, resolved a second ago, disputable for a minute. */
+export function keptOutcome(pledgeId: string, counterparty: Wallet) {
+  return createOutcomeEnvelope(
+    {
+      pledge_id: pledgeId,
+      outcome: "kept",
+      resolved_at: isoSeconds(Date.now() - 1000),
+      resolved_by: counterparty.address,
+      evidence: { mechanism: "counterparty_signs", result: "kept", witness: "counterparty_sig=ok" },
+      dispute_window_ends_at: isoSeconds(Date.now() + 60_000),
+    },
+    counterparty,
   );
 }

@@ -77,12 +77,24 @@ export function sessionKeysOf(keys: unknown): PublicJwk[] {
   return parsePreviousKeys(JSON.stringify(forSessions));
 }
 
-/** Public keys kept for verification after a rotation: a JSON array of public JWKs (optional secret). */
-export function parsePreviousKeys(json: string | undefined): PublicJwk[] {
+/**
+ * Public keys kept for verification after a rotation: a JSON array of public JWKs (optional secret). A key may
+ * carry `oc_retire_at` (ISO 8601, set by `npm run keys -- rotate session`: when the last token it signed has
+ * expired); from then on it is left out, so it leaves the JWKS by itself. The member is never published.
+ */
+export function parsePreviousKeys(json: string | undefined, now: number = Date.now()): PublicJwk[] {
   if (!json) return [];
   const parsed: unknown = JSON.parse(json);
   if (!Array.isArray(parsed)) throw new Error("previous keys must be a JSON array of public JWKs");
-  return parsed.filter(isEd25519Jwk).map(toPublicJwk);
+  return parsed
+    .filter(isEd25519Jwk)
+    .filter((jwk) => !retired(jwk, now))
+    .map(toPublicJwk);
+}
+
+function retired(jwk: Record<string, unknown>, now: number): boolean {
+  const at = jwk.oc_retire_at;
+  return typeof at === "string" && Date.parse(at) <= now;
 }
 
 export function importVerifyKey(jwk: PublicJwk): Promise<CryptoKey> {

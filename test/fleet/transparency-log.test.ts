@@ -5,13 +5,16 @@
 import { env } from "cloudflare:test";
 import { base64, base64urlnopad } from "@scure/base";
 import { describe, expect, it } from "vitest";
+import { rotateAuditKey } from "../../scripts/lib/key-rotation.mjs";
 import { utf8 } from "../../shared/crypto/digest";
+import { verifyBundle } from "../../shared/kit/envelopes/bundle";
 import { checkBundleLog } from "../../shared/kit/envelopes/bundle-log";
 import { parseCheckpoint } from "../../shared/tlog/checkpoint";
 import { leafHash, rootOf, verifyConsistency, verifyInclusion } from "../../shared/tlog/merkle";
 import { openNote, parseVerifierKey } from "../../shared/tlog/note";
+import { app } from "../../workers/fleet/src/app";
 import { action, delegation } from "../helpers/envelopes";
-import { type FleetClient, signedIn } from "../helpers/fleet";
+import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
 
 async function loggedProject(actions: number) {
@@ -133,6 +136,47 @@ describe("transparency log", () => {
     expect(check({ jwks: { keys: [] } })).toMatchObject({ reason: "checkpoint_unsigned" });
     expect(check({ leaves: leaves.slice(0, 4) })).toMatchObject({ reason: "leaf_missing" });
     expect(check({ format: "ndjson" })).toMatchObject({ reason: "format_unsupported" });
+  });
+
+  it("after an audit-key rotation, old and new checkpoints and bundles all verify, each by the key it names", async () => {
+    const { owner, projectId, register } = await loggedProject(2);
+    const olderNote = await (await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`)).text();
+    const olderBundle = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
+    // What `npm run keys -- rotate audit` makes of this deployment's key: the fleet signs with the new one from now.
+    const fresh = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]);
+    const exported = (await crypto.subtle.exportKey("jwk", (fresh as CryptoKeyPair).privateKey)) as JsonWebKey;
+    const rotated = rotateAuditKey({
+      signingKey: env.FLEET_SIGNING_KEY as string,
+      publishedKeys: "[]",
+      fresh: { kty: "OKP", crv: "Ed25519", x: exported.x, d: exported.d, kid: "audit-next" },
+    });
+    const rotatedFleet = (path: string) => {
+      const headers = { cookie: `oc_session=${owner.cookie}`, "cf-connecting-ip": owner.ip };
+      return app.request(`${FLEET}${path}`, { headers }, { ...env, ...rotated.secrets });
+    };
+    for (let i = 0; i < 2; i++) await register();
+    const newerNote = await (await rotatedFleet(`/api/log/checkpoint?project_id=${projectId}`)).text();
+    const newerBundle = await (await rotatedFleet(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
+    const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
+    const both = { keys: JSON.parse(rotated.publishedKeys) as unknown[] };
+    const older = await verifyBundle(olderBundle, both);
+    const newer = await verifyBundle(newerBundle, both);
+    expect([older.ok && older.manifest.kid, newer.ok && newer.manifest.kid]).toEqual([rotated.oldKid, "audit-next"]);
+    const log = checkBundleLog({
+      bundle: newerBundle,
+      format: "csv",
+      leaves,
+      checkpoints: [olderNote, newerNote],
+      jwks: both,
+    });
+    expect(log.ok && log.checkpoints.map((c) => c.size)).toEqual([3, 5]);
+    // Each checkpoint names its key: with only the new key published, the older one is unsigned.
+    const onlyNew = { keys: both.keys.slice(-1) };
+    expect(
+      checkBundleLog({ bundle: newerBundle, format: "csv", leaves, checkpoints: [olderNote], jwks: onlyNew }),
+    ).toMatchObject({
+      reason: "checkpoint_unsigned",
+    });
   });
 
   it("only the project's members read its log", async () => {

@@ -1,14 +1,26 @@
 // Every command a person runs (issue 15, the command line): `--help` prints usage and exits 0; an unreachable host,
 // a missing flag or a busy port prints one line (what failed, why, what to do) and exits non-zero, never a stack trace.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.join(import.meta.dirname, "../..");
-const SCRIPTS = ["signin", "fleet", "billing", "attest", "receiver", "oidc", "fakes", "demo", "verify-bundle", "oc"];
+const SCRIPTS = [
+  "signin",
+  "fleet",
+  "billing",
+  "attest",
+  "receiver",
+  "oidc",
+  "fakes",
+  "demo",
+  "verify-bundle",
+  "oc",
+  "keys",
+];
 const OC_COMMANDS = [
   "key",
   "delegate",
@@ -140,5 +152,69 @@ describe("usage mistakes and busy ports", () => {
     const { code } = run("oc", ["key", "new", "--out", file]);
     expect(code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("npm run keys (key rotation with overlap, issue 18)", () => {
+  const privateKey = () => JSON.parse(run("dev-keys", []).out) as { kid: string; x: string };
+  const read = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
+
+  it("rotate session: a new signing key; the old public key retires when its last token has expired", () => {
+    const old = privateKey();
+    const gone = { ...privateKey(), oc_retire_at: "2020-01-01T00:00:00Z" };
+    const out = path.join(dir, "session.json");
+    const {
+      code,
+      out: said,
+      err,
+    } = run("keys", ["rotate", "session", "--out", out], {
+      AUTH_SIGNING_KEY: JSON.stringify(old),
+      AUTH_PREVIOUS_KEYS: JSON.stringify([gone]),
+    });
+    expect(code, err).toBe(0);
+    expect(said).toContain(`wrangler secret bulk ${out}`);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    const secrets = read(out);
+    const next = JSON.parse(secrets.AUTH_SIGNING_KEY ?? "{}") as { kid: string; d?: string };
+    expect(next.kid).not.toBe(old.kid);
+    expect(next.d).toBeTruthy();
+    const previous = JSON.parse(secrets.AUTH_PREVIOUS_KEYS ?? "[]") as Record<string, string>[];
+    expect(previous.map((k) => k.kid)).toEqual([old.kid]); // the retired one is dropped
+    expect(previous[0]).not.toHaveProperty("d");
+    const retireIn = Date.parse(previous[0]?.oc_retire_at ?? "") - Date.now();
+    expect(retireIn).toBeGreaterThan(30 * 86_400_000);
+    expect(retireIn).toBeLessThan(30 * 86_400_000 + 10 * 60_000);
+  });
+
+  it("rotate audit: old and new public keys both published, the new one signs", () => {
+    const old = privateKey();
+    const out = path.join(dir, "audit.json");
+    const {
+      code,
+      out: said,
+      err,
+    } = run("keys", ["rotate", "audit", "--out", out], {
+      FLEET_SIGNING_KEY: JSON.stringify(old),
+      PUBLISHED_KEYS: "[]",
+    });
+    expect(code, err).toBe(0);
+    const next = JSON.parse(read(out).FLEET_SIGNING_KEY ?? "{}") as { kid: string };
+    const published = /PUBLISHED_KEYS to (\[.*\]) and deploy/.exec(said)?.[1] ?? "[]";
+    expect((JSON.parse(published) as { kid: string; d?: string }[]).map((k) => [k.kid, k.d])).toEqual([
+      [old.kid, undefined],
+      [next.kid, undefined],
+    ]);
+  });
+
+  it("a missing or malformed key is one line and exit 2", () => {
+    const missing = run("keys", ["rotate", "session"], { AUTH_SIGNING_KEY: "" });
+    expect(missing.code).toBe(2);
+    expectOneLine(missing.err);
+    const bad = run("keys", ["rotate", "session", "--out", path.join(dir, "x.json")], { AUTH_SIGNING_KEY: "{}" });
+    expect(bad.code).toBe(2);
+    expectOneLine(bad.err);
+    const which = run("keys", ["rotate"]);
+    expect(which.code).toBe(2);
+    expectOneLine(which.err);
   });
 });

@@ -1,7 +1,9 @@
 // Consumer-side verification of the auth host's `oc_session` JWT (issue 8, part 1): the host's own checks
 // (shared/auth/session-token.ts: EdDSA only, typ JWT, issuer, exp, iat skew, claim shapes) against keys read from
-// the published JWKS, which is fetched once and cached. An unknown `kid` refetches once (no more often than the
-// cooldown, so a flood of bogus kids cannot hammer the host); a JWKS outage keeps the last good keys. WebCrypto
+// the published JWKS, which is fetched once and cached. An unknown `kid` (a key rotated in since the last read)
+// waits for the unknown-kid interval after the last read, then reads again, so a valid token is never refused during
+// a rotation and a flood of bogus kids costs the host at most one read per interval; after a failed read the longer
+// cooldown holds, and a JWKS outage keeps the last good keys. WebCrypto
 // through jose; no call to the auth host per request. Runs in Workers, Node 20+, Deno and browsers.
 import { decodeProtectedHeader } from "jose";
 import { MAX_SESSION_COOKIES, readSessionCookies } from "../../auth/cookie";
@@ -33,8 +35,10 @@ export interface SessionVerifierOptions {
   fetch?: typeof fetch;
   /** How long the JWKS is used before it is read again; default 5 minutes (the JWKS's own max-age). */
   cacheTtlMs?: number;
-  /** Least time between two JWKS reads caused by unknown kids or failures; default 30 seconds. */
+  /** Least time between two JWKS reads after a failed read or for a stale set; default 30 seconds. */
   cooldownMs?: number;
+  /** Least time between two reads for kids the set lacks (a request waits for it, then reads); default 1 second. */
+  unknownKidIntervalMs?: number;
   /** Gives up on a JWKS read after this long; default 5 seconds. */
   timeoutMs?: number;
   /** Clock in epoch milliseconds; default Date.now. */
@@ -55,6 +59,7 @@ export interface SessionVerifier {
 
 export const DEFAULT_CACHE_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_COOLDOWN_MS = 30 * 1000;
+export const DEFAULT_UNKNOWN_KID_INTERVAL_MS = 1000;
 const DEFAULT_TIMEOUT_MS = 5000;
 const FORBIDDEN_HEADERS = ["jku", "x5u", "x5c", "jwk"] as const;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -119,14 +124,21 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const cooldown = options.cooldownMs ?? DEFAULT_COOLDOWN_MS;
+  const unknownKidInterval = options.unknownKidIntervalMs ?? DEFAULT_UNKNOWN_KID_INTERVAL_MS;
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const now = options.now ?? Date.now;
   let cache: { keys: PublicJwk[]; at: number } | undefined;
   let lastAttempt: number | undefined;
+  let lastReadOk = false;
   let inflight: Promise<boolean> | undefined;
 
   async function read(): Promise<boolean> {
     lastAttempt = now();
+    lastReadOk = await readOnce();
+    return lastReadOk;
+  }
+
+  async function readOnce(): Promise<boolean> {
     try {
       const res = await fetchImpl(jwksUrl, {
         headers: { accept: "application/json" },
@@ -158,11 +170,20 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     return inflight;
   }
 
+  /** A kid the good cached set lacks: wait out the interval since the last read, then read unless one began since. */
+  async function readForUnknownKid(t: number): Promise<void> {
+    const wait = (lastAttempt ?? t) + unknownKidInterval - t;
+    if (wait > 0 && !inflight) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (inflight) await inflight;
+    else if (lastAttempt === undefined || lastAttempt <= t) await refresh();
+  }
+
   async function keysFor(kid: string): Promise<PublicJwk[] | SessionFailure> {
     const t = now();
     const fresh = cache !== undefined && t - cache.at < ttl;
     const known = cache?.keys.some((k) => k.kid === kid) ?? false;
-    if ((!fresh || !known) && (lastAttempt === undefined || t - lastAttempt >= cooldown || inflight)) {
+    if (!known && cache && lastReadOk) await readForUnknownKid(t);
+    else if ((!fresh || !known) && (lastAttempt === undefined || t - lastAttempt >= cooldown || inflight)) {
       await refresh();
     }
     if (!cache) return "jwks_unavailable";

@@ -10,7 +10,7 @@ const USAGE = `Check a downloaded audit bundle offline: the manifest's signature
   npm run verify-bundle -- <bundle file> [--jwks http://localhost:8787/.well-known/jwks.json | --jwks .oc/jwks.json]
                            [--format ndjson|json|csv]
                            [--checkpoint <note file> ... --leaves <leaves.json>]
-  With checkpoints (GET /api/log/checkpoint) and the leaf order (GET /api/log/leaves), a CSV bundle is also
+  With checkpoints (GET /api/log/checkpoint) and the leaf order (GET /api/log/leaves), a CSV or JSON bundle is also
   checked against the project's transparency log: each checkpoint's root from the bundle's own bytes.`;
 
 const args = process.argv.slice(2);

@@ -28,7 +28,7 @@ export const USAGE = `oc — OrangeCheck-compatible envelope kit
   oc abandon     --wif <swearer WIF> --pledge <id> [--reason <text>] [--abandoned-at <ISO>]
   oc register <envelope.json | ->
   oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
-                   [--checkpoint <note file> ... --leaves <file>]   (a CSV bundle against the project's log)
+                   [--checkpoint <note file> ... --leaves <file>]   (a CSV or JSON bundle against the project's log)
 
 Envelope commands print the envelope JSON on stdout. Add --register (or use oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)

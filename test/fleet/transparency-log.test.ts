@@ -136,6 +136,13 @@ describe("transparency log", () => {
     expect(check({ jwks: { keys: [] } })).toMatchObject({ reason: "checkpoint_unsigned" });
     expect(check({ leaves: leaves.slice(0, 4) })).toMatchObject({ reason: "leaf_missing" });
     expect(check({ format: "ndjson" })).toMatchObject({ reason: "format_unsupported" });
+    // The JSON export carries the same bytes: it checks out the same way.
+    const json = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=json`)).text();
+    const fromJson = check({ bundle: json, format: "json" });
+    expect(fromJson.ok && fromJson.checkpoints.map((c) => c.size)).toEqual([3, 6]);
+    expect(check({ bundle: json.replace("signed_at", "signed_at "), format: "json" })).toMatchObject({
+      reason: "root_mismatch",
+    });
   });
 
   it("after an audit-key rotation, old and new checkpoints and bundles all verify, each by the key it names", async () => {

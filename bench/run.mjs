@@ -132,6 +132,30 @@ if (only.includes("registration")) {
   details.push(
     `### Registration: CPU profile of the fleet isolate (last pass's warm-up, 200 registrations, 10 connections)\n\n${profileTable(cpu)}`,
   );
+  // Experiment (never the row's figure): the smallest size again with the rate limiter taken out of the fleet.
+  const [first] = rows;
+  const variant = await buildVariant("registration-no-limiter", "fleet", NO_LIMITER);
+  const size = settings.registration.sizes[0];
+  const tried = await registration({
+    fx,
+    bundles: { ...bundles, fleet: variant },
+    ...settings.registration,
+    sizes: [size],
+    log,
+  });
+  const [without] = tried.rows;
+  const line = (name, r) =>
+    `| ${name} | ${num(r.project.okPerSecond)}/s | ${num(r.bare.okPerSecond)}/s | ${num(ratio(r.project.okPerSecond, r.bare.okPerSecond), 2)} |`;
+  details.push(
+    [
+      `### Registration: experiment at ${num(size)} rows (a variant of the fleet bundle beside its own bare run)`,
+      "",
+      "| Variant | Registrations/s | Bare/s | Ratio |",
+      "| --- | --- | --- | --- |",
+      line("the product (the row above)", first),
+      line("no rate limiter", without),
+    ].join("\n"),
+  );
 }
 
 if (only.includes("sustained")) {

@@ -104,8 +104,26 @@ export const isSudo = (claims: SessionClaims, maxAgeSeconds: number, now?: numbe
 
 type HeaderCheck = { ok: true; kid: string } | { ok: false; reason: SessionFailure };
 
+/**
+ * Header checks by the header's base64url text: every token a key signs carries the same header, so the decode is
+ * done once per key, not per request. A pure function of its key, bounded, so it is safe to share.
+ */
+const checkedHeaders = new Map<string, HeaderCheck>();
+const CHECKED_HEADERS_MAX = 64;
+
 function checkHeader(token: string): HeaderCheck {
   if (!COMPACT_JWS.test(token)) return { ok: false, reason: "malformed" };
+  const segment = token.slice(0, token.indexOf("."));
+  let checked = checkedHeaders.get(segment);
+  if (!checked) {
+    checked = decodeHeader(token);
+    if (checkedHeaders.size >= CHECKED_HEADERS_MAX) checkedHeaders.clear();
+    checkedHeaders.set(segment, checked);
+  }
+  return checked;
+}
+
+function decodeHeader(token: string): HeaderCheck {
   let protectedHeader: Record<string, unknown>;
   try {
     protectedHeader = decodeProtectedHeader(token) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The session JWT (DECISIONS 6): issue, and verify with the algorithm pinned to EdDSA, typ pinned to JWT, the
 // issuer checked, the key chosen only by `kid` from our own JWKS (never jku/x5u/jwk from the header).
-import { errors, jwtVerify, SignJWT } from "jose";
+import { type CryptoKey, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify, SignJWT } from "jose";
 import { importVerifyKey, type PublicJwk, type SigningKey } from "../crypto/signing-key";
 import { epochSeconds } from "../time";
 import { type ClientClaims, clientClaims } from "./client-claims";
@@ -69,28 +69,55 @@ function hasSubjectShape(payload: Record<string, unknown>): boolean {
   );
 }
 
-export async function verifySessionToken(
+type VerifyResult = { ok: true; claims: SessionClaims } | { ok: false; reason: SessionTokenFailure };
+
+export function verifySessionToken(
   token: string,
   keys: readonly PublicJwk[],
   options: { issuer: string; now: number },
-): Promise<{ ok: true; claims: SessionClaims } | { ok: false; reason: SessionTokenFailure }> {
+): Promise<VerifyResult> {
+  return verifyWith(
+    token,
+    (jwt, claims) =>
+      jwtVerify(
+        jwt,
+        async (header) => {
+          if (FORBIDDEN_HEADERS.some((name) => name in header)) throw new errors.JOSEError("key headers refused");
+          const jwk = keys.find((k) => k.kid === header.kid);
+          if (!jwk) throw new errors.JWKSNoMatchingKey();
+          return importVerifyKey(jwk);
+        },
+        claims,
+      ),
+    options,
+  );
+}
+
+/**
+ * The same checks with the key already chosen: for a caller that has read the token's header, refused the key
+ * headers and picked the key by its `kid` (the kit's verifier), so jose need not resolve it again.
+ */
+export function verifySessionTokenWithKey(
+  token: string,
+  key: CryptoKey,
+  options: { issuer: string; now: number },
+): Promise<VerifyResult> {
+  return verifyWith(token, (jwt, claims) => jwtVerify(jwt, key, claims), options);
+}
+
+async function verifyWith(
+  token: string,
+  run: (jwt: string, claims: JWTVerifyOptions) => Promise<{ payload: JWTPayload }>,
+  options: { issuer: string; now: number },
+): Promise<VerifyResult> {
   try {
-    const { payload } = await jwtVerify(
-      token,
-      async (header) => {
-        if (FORBIDDEN_HEADERS.some((name) => name in header)) throw new errors.JOSEError("key headers refused");
-        const jwk = keys.find((k) => k.kid === header.kid);
-        if (!jwk) throw new errors.JWKSNoMatchingKey();
-        return importVerifyKey(jwk);
-      },
-      {
-        algorithms: ["EdDSA"],
-        typ: "JWT",
-        issuer: options.issuer,
-        currentDate: new Date(options.now),
-        requiredClaims: ["sub", "jti", "iat", "exp"],
-      },
-    );
+    const { payload } = await run(token, {
+      algorithms: ["EdDSA"],
+      typ: "JWT",
+      issuer: options.issuer,
+      currentDate: new Date(options.now),
+      requiredClaims: ["sub", "jti", "iat", "exp"],
+    });
     if (typeof payload.iat !== "number" || payload.iat > epochSeconds(options.now) + IAT_SKEW_SECONDS) {
       return { ok: false, reason: "claims" };
     }

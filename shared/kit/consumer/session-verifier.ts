@@ -7,8 +7,8 @@
 // through jose; no call to the auth host per request. Runs in Workers, Node 20+, Deno and browsers.
 import { decodeProtectedHeader } from "jose";
 import { MAX_SESSION_COOKIES, readSessionCookies } from "../../auth/cookie";
-import { type SessionClaims, verifySessionToken } from "../../auth/session-token";
-import { type PublicJwk, sessionKeysOf } from "../../crypto/signing-key";
+import { type SessionClaims, verifySessionTokenWithKey } from "../../auth/session-token";
+import { importVerifyKey, type PublicJwk, sessionKeysOf } from "../../crypto/signing-key";
 
 export type { DisplayIdentity, DisplayIdentityKind, SessionClaims } from "../../auth/session-token";
 
@@ -196,7 +196,8 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     else if (lastAttempt === undefined || lastAttempt <= t) await refresh();
   }
 
-  async function keysFor(kid: string): Promise<PublicJwk[] | SessionFailure> {
+  /** The cached key of `kid`, after a read when it is stale or unknown. */
+  async function keyFor(kid: string): Promise<PublicJwk | SessionFailure> {
     const t = now();
     const fresh = cache !== undefined && t - cache.at < ttl;
     const known = cache?.keys.some((k) => k.kid === kid) ?? false;
@@ -205,15 +206,17 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
       await refresh();
     }
     if (!cache) return "jwks_unavailable";
-    return cache.keys.some((k) => k.kid === kid) ? cache.keys : "unknown_kid";
+    return cache.keys.find((k) => k.kid === kid) ?? "unknown_kid";
   }
 
   async function verify(token: string): Promise<VerifiedSession> {
     const checked = checkHeader(token);
     if (!checked.ok) return checked;
-    const keys = await keysFor(checked.kid);
-    if (typeof keys === "string") return { ok: false, reason: keys };
-    const result = await verifySessionToken(token, keys, { issuer: options.issuer, now: now() });
+    const jwk = await keyFor(checked.kid);
+    if (typeof jwk === "string") return { ok: false, reason: jwk };
+    // The header is checked (alg, typ, no key headers) and the key chosen by its kid: jose verifies with it.
+    const key = await importVerifyKey(jwk);
+    const result = await verifySessionTokenWithKey(token, key, { issuer: options.issuer, now: now() });
     return result.ok ? { ok: true, claims: result.claims } : { ok: false, reason: result.reason };
   }
 

@@ -112,13 +112,11 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
       log(`sustained step ${rate}/s: ${JSON.stringify({ ...r, serverErrors, held: ok })}`);
       if (!ok) break;
     }
-    // A rate held for a few seconds may not hold for a minute (a queue that grows slowly): each held step is tried
-    // for the whole run, from the highest down, until one holds; at most three minutes of it.
-    const candidates = tried
-      .filter((t) => t.held)
-      .map((t) => t.rate)
-      .reverse()
-      .slice(0, 3);
+    // A rate held for a few seconds may not hold for a minute (a queue that grows slowly): held steps are tried for
+    // the whole run, from the highest down, until one holds; at most four minutes of it, the lowest held step last
+    // (so a run whose high steps all fail the minute still finds the rate that holds).
+    const held = tried.filter((t) => t.held).map((t) => t.rate);
+    const candidates = [...new Set([...held.slice(-3).reverse(), held[0]])].filter((rate) => rate !== undefined);
     const attempts = [];
     for (const [n, rate] of candidates.entries()) {
       log(`sustained: signing ${rate * seconds} actions for ${seconds} s at ${rate}/s`);

@@ -82,17 +82,27 @@ function workers(bundles, signatures) {
     compatibilityFlags: ["nodejs_compat"],
     bindings: { SIGNATURES },
   };
-  return { project, reference };
+  const warmed = {
+    ...project,
+    name: "warmed",
+    modules: bundles.bip322warm.modules,
+    modulesRoot: bundles.bip322warm.dir,
+  };
+  return { project, warmed, reference };
 }
 
-/** The first verify of a fresh isolate (new workerd), minus an empty request of the same warm route, ms. */
+/**
+ * The first verify of a fresh isolate (new workerd), minus an empty request of the same warm route, ms; and the
+ * workerd CPU its start took (global scope included), up to its first request.
+ */
 async function firstVerify(worker, path, tries) {
   const stack = await startStack([worker], [worker.name]);
   try {
+    const start = stack.cpuMs();
     const base = stack.urls[worker.name];
     await timed(stack, `${base}${path}&n=0`); // the isolate's first request: HTTP path and handler, no curve
     const first = await timed(stack, `${base}${path}&n=1`);
-    return first - (await best(stack, `${base}${path}&n=0`, tries));
+    return { first: first - (await best(stack, `${base}${path}&n=0`, tries)), start };
   } finally {
     await stack.dispose().catch(() => {});
   }
@@ -103,7 +113,7 @@ const fmtMs = (value) => `${value.toFixed(1)} ms`;
 export async function bip322({ fx, bundles, ms, tries, coldRuns, log }) {
   // 4 signatures per type, each set signed by bip322-js in Node with fresh keys.
   const signatures = Array.from({ length: 4 }, () => fx.signedAttestations().slice(0, 4)).flat();
-  const { project, reference } = workers(bundles, signatures);
+  const { project, warmed, reference } = workers(bundles, signatures);
   const stack = await startStack([project, reference], ["project", "bip322js"]);
   const rows = [];
   const floor = {};
@@ -136,16 +146,28 @@ export async function bip322({ fx, bundles, ms, tries, coldRuns, log }) {
   }
   const cold = [];
   for (const kind of KINDS) {
-    const sides = { wasm: [], noble: [], reference: [] };
+    // wasm: as the workers run (warmed at start); unwarmed: the same bundle without the warm-up.
+    const runs = {
+      wasm: [warmed, `/verify?curve=wasm&kind=${kind}`],
+      unwarmed: [project, `/verify?curve=wasm&kind=${kind}`],
+      noble: [project, `/verify?curve=noble&kind=${kind}`],
+      reference: [reference, `/verify?kind=${kind}`],
+    };
+    const sides = Object.fromEntries(Object.keys(runs).map((side) => [side, []]));
+    const starts = { wasm: [], unwarmed: [] };
     for (let i = 0; i < coldRuns; i++) {
-      for (const curve of ["wasm", "noble"])
-        sides[curve].push(await firstVerify(project, `/verify?curve=${curve}&kind=${kind}`, tries));
-      sides.reference.push(await firstVerify(reference, `/verify?kind=${kind}`, tries));
+      for (const [side, [worker, path]] of Object.entries(runs)) {
+        const { first, start } = await firstVerify(worker, path, tries);
+        sides[side].push(first);
+        starts[side]?.push(start);
+      }
     }
     const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const row = { kind, wasm: median(sides.wasm), noble: median(sides.noble), reference: median(sides.reference) };
+    const row = { kind, ...Object.fromEntries(Object.entries(sides).map(([side, xs]) => [side, median(xs)])) };
+    row.startWarmed = median(starts.wasm);
+    row.startUnwarmed = median(starts.unwarmed);
     log(
-      `bip322 first verify ${kind}: wasm ${fmtMs(row.wasm)}, noble ${fmtMs(row.noble)}, bip322-js ${fmtMs(row.reference)}`,
+      `bip322 first verify ${kind}: wasm ${fmtMs(row.wasm)} (unwarmed ${fmtMs(row.unwarmed)}), noble ${fmtMs(row.noble)}, bip322-js ${fmtMs(row.reference)}; start ${fmtMs(row.startWarmed)} warmed, ${fmtMs(row.startUnwarmed)} not`,
     );
     cold.push(row);
   }

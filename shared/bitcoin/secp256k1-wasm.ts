@@ -31,14 +31,23 @@ export class Secp256k1UnavailableError extends Error {
 /** What the build's `throwError` import raises for input it rejects (a key that is not on the curve, ...). */
 class RejectedInput extends Error {}
 
+function generateInt32(): number {
+  try {
+    return crypto.getRandomValues(new Int32Array(1))[0] ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Instantiates the compiled module (synchronous: no compilation happens here) and checks its ABI. */
 export function instantiateSecp256k1(module: WebAssembly.Module): Secp256k1Backend {
   let exports: Exports;
   try {
     const instance = new WebAssembly.Instance(module, {
-      // Seeds the context's side-channel blinding; only called from initializeContext (inside a request: workerd
-      // refuses random values at global scope).
-      "./rand.js": { generateInt32: () => crypto.getRandomValues(new Int32Array(1))[0] ?? 0 },
+      // Seeds the context's blinding, which libsecp256k1 applies to secret-key operations only (signing, key
+      // generation). This context never sees a secret: it verifies and recovers public keys. So at global scope,
+      // where workerd refuses random values and the verifier is warmed (warm-up.ts), a zero seed is as good.
+      "./rand.js": { generateInt32 },
       "./validate_error.js": {
         throwError: (code: number) => {
           throw new RejectedInput(`libsecp256k1 rejected its input (code ${code})`);

@@ -1,5 +1,6 @@
 // Cross-check against bip322-js (Node only: its bitcoinjs/elliptic dependencies are unreliable in
 // workerd). Fresh random keys per run: bip322-js signs, we verify; we can sign, bip322-js verifies.
+import { readFileSync } from "node:fs";
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64, createBase58check } from "@scure/base";
@@ -9,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import tv21 from "../../../shared/vectors/oc-attest/tv21.json";
 import tv22 from "../../../shared/vectors/oc-attest/tv22.json";
 import { buildToSpendTx, verifyMessageSignature } from "../../shared/bitcoin/bip322";
+import { WARM_UP_MESSAGE, WARM_UP_SIGNATURES } from "../../shared/bitcoin/warm-up";
 
 type Network = "mainnet" | "testnet" | "regtest";
 type Kind = "p2pkh" | "p2sh-p2wpkh" | "p2wpkh" | "p2tr";
@@ -148,5 +150,16 @@ describe("signatures we accept -> bip322-js Verifier", () => {
       expect(verifyMessageSignature({ address, message: `${message}x`, signature }).ok).toBe(false);
       expect(bip322jsAccepts(address, `${message}x`, signature)).toBe(false);
     }
+  });
+});
+
+describe("the verifier's warm-up signatures (shared/bitcoin/warm-up.ts)", () => {
+  it.each(WARM_UP_SIGNATURES)("$kind: bip322-js finds it valid too", ({ address, signature }) => {
+    expect(Verifier.verifySignature(address, WARM_UP_MESSAGE, signature)).toBe(true);
+  });
+
+  it.each(["auth", "fleet", "verify"])("the %s worker's entry runs the warm-up at global scope", (worker) => {
+    const entry = readFileSync(new URL(`../../workers/${worker}/src/index.ts`, import.meta.url), "utf8");
+    expect(entry).toMatch(/^warmVerifier\(\);$/m);
   });
 });

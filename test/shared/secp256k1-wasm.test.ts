@@ -4,7 +4,8 @@
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import wasmModule from "../../node_modules/tiny-secp256k1/lib/secp256k1.wasm";
 import { nobleSecp256k1 as noble } from "../../shared/bitcoin/curve-noble";
 import { CURVE_ORDER, HALF_ORDER } from "../../shared/bitcoin/ecdsa";
 import { wasmSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
@@ -126,5 +127,26 @@ describe("instantiation fails closed", () => {
     for (const bogus of [{}, null, "secp256k1.wasm"]) {
       expect(() => instantiateSecp256k1(bogus as unknown as WebAssembly.Module)).toThrow(Secp256k1UnavailableError);
     }
+  });
+});
+
+describe("a context made where random values are refused (global scope, the verifier's warm-up)", () => {
+  it("is made with a zero blinding seed and verifies like any other", () => {
+    const refused = vi.spyOn(crypto, "getRandomValues").mockImplementation(() => {
+      throw new Error("random values are refused at global scope");
+    });
+    let backend: ReturnType<typeof instantiateSecp256k1>;
+    try {
+      backend = instantiateSecp256k1(wasmModule);
+      expect(refused).toHaveBeenCalled();
+    } finally {
+      refused.mockRestore();
+    }
+    const key = secp256k1.utils.randomSecretKey();
+    const digest = crypto.getRandomValues(new Uint8Array(32));
+    const sig = secp256k1.sign(digest, key, { prehash: false });
+    const pub = secp256k1.getPublicKey(key, true);
+    expect(backend.verifyEcdsa(sig, digest, pub)).toBe(true);
+    expect(backend.verifyEcdsa(sig, maybeFlip(digest, { at: 0, mask: 1 }), pub)).toBe(false);
   });
 });

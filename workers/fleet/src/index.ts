@@ -1,10 +1,15 @@
 // Fleet worker entry: the fetch handler, the cron reconciler and the Durable Object classes it binds.
+
+import { warmVerifier } from "../../../shared/bitcoin/warm-up";
 import { app } from "./app";
 import { reconcile } from "./cron";
 import type { FleetBindings } from "./env";
 
 export { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
 export { WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
+
+// The first BIP-322 verify's one-time costs, paid at the isolate's start (warm-up.ts).
+warmVerifier();
 
 export default {
   fetch: app.fetch,

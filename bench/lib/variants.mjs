@@ -7,6 +7,8 @@ export const NO_LIMITER = {
     import type { MiddlewareHandler } from "hono";
     export const rateLimit = (): MiddlewareHandler => async (_c, next) => { await next(); };
     export async function takeNamed() { return undefined; }
+    export async function limitRequest() { return undefined; }
+    export const rateLimitHeaders = () => [];
   `,
 };
 

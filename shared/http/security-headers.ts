@@ -18,15 +18,22 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+const NOSNIFF: [string, string] = ["X-Content-Type-Options", "nosniff"];
+// Full URLs only to this origin: a page's query (return_to, codes in flight) never leaks to another site.
+const REFERRER_POLICY: [string, string] = ["Referrer-Policy", "strict-origin-when-cross-origin"];
+/** What every answer that is not a page carries (a page adds its policy and X-Frame-Options). */
+export const ANSWER_SECURITY_HEADERS: readonly [string, string][] = [NOSNIFF, REFERRER_POLICY];
+
 export function securityHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     // An answer passed through from another worker has immutable headers: copy it once to set ours.
-    if (Object.isFrozen(c.res.headers) || !canSet(c.res.headers)) c.res = new Response(c.res.body, c.res);
+    if (!setNosniff(c.res.headers)) {
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set(...NOSNIFF);
+    }
     const headers = c.res.headers;
-    headers.set("X-Content-Type-Options", "nosniff");
-    // Full URLs only to this origin: a page's query (return_to, codes in flight) never leaks to another site.
-    if (!headers.has("Referrer-Policy")) headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+    if (!headers.has(REFERRER_POLICY[0])) headers.set(...REFERRER_POLICY);
     if ((headers.get("content-type") ?? "").startsWith("text/html")) {
       headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
       headers.set("X-Frame-Options", "DENY");
@@ -34,9 +41,10 @@ export function securityHeaders(): MiddlewareHandler {
   };
 }
 
-function canSet(headers: Headers): boolean {
+/** Sets `nosniff`, or answers false when the headers are immutable (each header set is a call into the runtime). */
+function setNosniff(headers: Headers): boolean {
   try {
-    headers.set("X-Content-Type-Options", "nosniff");
+    headers.set(...NOSNIFF);
     return true;
   } catch {
     return false;

@@ -50,12 +50,19 @@ async function leaseOnce(
   }
 }
 
-function headers(rule: BucketRule, decision: Pick<Admission, "remaining" | "resetMs">): Record<string, string> {
+/** The IETF RateLimit headers of a decision, as name-value pairs (a Response can take them in its constructor). */
+export function rateLimitHeaders(
+  rule: BucketRule,
+  decision: Pick<Admission, "remaining" | "resetMs">,
+): [string, string][] {
   const windowSeconds = Math.round(rule.windowMs / 1000);
-  return {
-    "RateLimit-Policy": `${rule.capacity};w=${windowSeconds}`,
-    RateLimit: `limit=${rule.capacity}, remaining=${decision.remaining}, reset=${Math.ceil(decision.resetMs / 1000)}`,
-  };
+  return [
+    ["RateLimit-Policy", `${rule.capacity};w=${windowSeconds}`],
+    [
+      "RateLimit",
+      `limit=${rule.capacity}, remaining=${decision.remaining}, reset=${Math.ceil(decision.resetMs / 1000)}`,
+    ],
+  ];
 }
 
 /**
@@ -86,17 +93,29 @@ export async function takeNamed(
   }
   if (!decision.allowed) {
     throw new AppError("rate_limited", {
-      headers: { "Retry-After": String(Math.ceil(decision.retryAfterMs / 1000)), ...headers(rule, decision) },
+      headers: {
+        "Retry-After": String(Math.ceil(decision.retryAfterMs / 1000)),
+        ...Object.fromEntries(rateLimitHeaders(rule, decision)),
+      },
     });
   }
   return decision;
 }
 
+/** A route's limit applied to one request, outside a router too: `takeNamed` for the caller's bucket of the route. */
+export function limitRequest(
+  ns: DurableObjectNamespace<RateLimiter>,
+  options: RateLimitOptions,
+  request: Request,
+): Promise<Admission | undefined> {
+  const key = `${options.bucket}|${clientIpKey(request.headers)}`;
+  return takeNamed(ns, key, options.rule, options.failClosed);
+}
+
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<LimiterEnv> {
   return async (c, next) => {
-    const key = `${options.bucket}|${clientIpKey(c.req.raw.headers)}`;
-    const decision = await takeNamed(c.env.RATE_LIMITER, key, options.rule, options.failClosed);
+    const decision = await limitRequest(c.env.RATE_LIMITER, options, c.req.raw);
     await next();
-    if (decision) for (const [name, value] of Object.entries(headers(options.rule, decision))) c.header(name, value);
+    if (decision) for (const [name, value] of rateLimitHeaders(options.rule, decision)) c.header(name, value);
   };
 }

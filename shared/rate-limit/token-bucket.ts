@@ -47,14 +47,16 @@ export interface LeaseDecision {
 }
 
 /**
- * How many tokens one lease takes: three quarters while the bucket is more than half full, half of what is left
- * below that, so one isolate never holds all that the others need (and never more than it asked for), and a
- * client alone on one isolate spends its 60 reads in two or three calls. At least one when any is left.
+ * How many tokens one lease takes: while the bucket is more than half full, all but an eighth of its capacity
+ * (at least half of what is left); below that, half of what is left. So a client alone on one isolate (the usual
+ * case) spends most of its minute on one call, another isolate that meets the same client still finds tokens, and
+ * no lease is ever more than asked for. At least one when any is left.
  */
 export function leaseShare(available: number, capacity: number, want: number): number {
   const whole = Math.floor(available);
   if (whole < 1) return 0;
-  const share = available > capacity / 2 ? Math.floor((whole * 3) / 4) : Math.floor(whole / 2);
+  const half = Math.floor(whole / 2);
+  const share = available > capacity / 2 ? Math.max(whole - Math.ceil(capacity / 8), half) : half;
   return Math.max(1, Math.min(want, share));
 }
 

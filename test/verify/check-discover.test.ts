@@ -207,6 +207,48 @@ describe("GET /api/check", () => {
     expect(second.headers.get("cache-control")).toBe("public, max-age=60");
   });
 
+  it("a hit answered before the router carries the computed answer's headers, the same question in any order", async () => {
+    const a = fixture("p2wpkh");
+    await publishAttestation(a);
+    await fund(a.address, 70_000, 12);
+    const first = await get(`/api/check?addr=${a.address}&min_sats=3&min_days=1`);
+    const hit = await get(`/api/check?min_days=1&min_sats=3&addr=${a.address}`);
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    expect(hit.body).toEqual(first.body);
+    const names = (headers: Headers) => [...headers.keys()].filter((name) => name !== "x-cache").sort();
+    expect(names(hit.headers)).toEqual(names(first.headers));
+    for (const name of [
+      "x-content-type-options",
+      "referrer-policy",
+      "ratelimit-policy",
+      "ratelimit",
+      "cache-control",
+    ]) {
+      expect(hit.headers.get(name), name).toBe(name === "ratelimit" ? hit.headers.get(name) : first.headers.get(name));
+    }
+    expect(hit.headers.get("ratelimit")).toMatch(/^limit=60, remaining=\d+, reset=\d+$/);
+  });
+
+  it("hits count against the read limit: the 61st read of a minute from one address is refused", async () => {
+    const a = fixture("p2tr");
+    await publishAttestation(a);
+    await fund(a.address, 70_000, 12);
+    const from = { headers: { "cf-connecting-ip": "198.51.100.61" } };
+    const url = `${BASE}/api/check?addr=${a.address}&min_sats=4`;
+    for (let i = 1; i <= 60; i++) {
+      const res = await SELF.fetch(url, from);
+      await res.arrayBuffer();
+      expect(res.status, `read ${i}`).toBe(200);
+      if (i > 1) expect(res.headers.get("x-cache"), `read ${i}`).toBe("HIT");
+    }
+    const refused = await SELF.fetch(url, from);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ ok: false, reason: "rate_limited" });
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.headers.get("ratelimit")).toMatch(/^limit=60, remaining=0, /);
+    expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("never caches an upstream failure as an answer", async () => {
     const a = fixture("bond");
     await publishAttestation(a);

@@ -1,5 +1,4 @@
 // Auth worker entry: the fetch handler and the Durable Object classes it binds.
-
 import { warmVerifier } from "../../../shared/bitcoin/warm-up";
 import { app } from "./app";
 

@@ -1,5 +1,4 @@
 // Fleet worker entry: the fetch handler, the cron reconciler and the Durable Object classes it binds.
-
 import { warmVerifier } from "../../../shared/bitcoin/warm-up";
 import { app } from "./app";
 import { reconcile } from "./cron";

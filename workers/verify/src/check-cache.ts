@@ -10,9 +10,10 @@ export const CHECK_CACHE_SECONDS = 60;
 export const ISOLATE_CACHE_ENTRIES = 1_000;
 const CACHED_AT = "x-oc-cached-at";
 
-interface Kept {
+export interface Kept {
   status: number;
-  headers: [string, string][];
+  /** Never changed once kept: a Response copies it (a copy from a Headers object costs a third of one from pairs). */
+  headers: Headers;
   body: ArrayBuffer;
   cachedAt: number;
 }
@@ -29,7 +30,8 @@ function keep(key: string, kept: Kept) {
   }
 }
 
-function fromIsolate(key: string, now: number): Response | undefined {
+/** The isolate's fresh answer to a cache key, if it holds one (its use makes it the most recent). */
+export function keptAnswer(key: string, now: number): Kept | undefined {
   const kept = isolateCache.get(key);
   if (!kept) return undefined;
   if (!isFresh(kept.cachedAt, now)) {
@@ -37,19 +39,55 @@ function fromIsolate(key: string, now: number): Response | undefined {
     return undefined;
   }
   keep(key, kept);
+  return kept;
+}
+
+/** A kept answer as a Response, with `extra` headers beside its own. */
+export function keptResponse(kept: Kept, extra: readonly [string, string][] = []): Response {
   const response = new Response(kept.body, { status: kept.status, headers: kept.headers });
-  response.headers.set("X-Cache", "HIT");
+  for (const [name, value] of extra) response.headers.set(name, value);
   return response;
 }
 
+function fromIsolate(key: string, now: number): Response | undefined {
+  const kept = keptAnswer(key, now);
+  return kept && keptResponse(kept);
+}
+
 async function keepCopy(key: string, response: Response, cachedAt: number) {
-  const headers = [...response.headers].filter(([name]) => name !== CACHED_AT && name !== "x-cache");
+  // Stored with the hit's own mark, so a hit sets no header of its own.
+  const headers = new Headers([...response.headers].filter(([name]) => name !== CACHED_AT && name !== "x-cache"));
+  headers.set("X-Cache", "HIT");
   keep(key, { status: response.status, headers, body: await response.arrayBuffer(), cachedAt });
 }
 
 /** One cache key per question: the path and its query parameters in a fixed order. */
 export function checkCacheUrl(url: string): string {
-  const { searchParams } = new URL(url);
+  return cacheUrlOf(new URL(url).searchParams);
+}
+
+/** Request URLs of the last questions and their cache keys: the same question is asked by the same URL. */
+const keyOfUrl = new Map<string, string>();
+
+/**
+ * The cache key of a request URL when it asks `/api/check`'s path, else undefined. A URL seen lately costs one
+ * lookup: parsing it and sorting its query took more CPU than the rest of a cached answer.
+ */
+export function checkCacheUrlOf(url: string): string | undefined {
+  const known = keyOfUrl.get(url);
+  if (known !== undefined) return known;
+  const parsed = new URL(url);
+  if (parsed.pathname !== "/api/check") return undefined;
+  const key = cacheUrlOf(parsed.searchParams);
+  keyOfUrl.set(url, key);
+  if (keyOfUrl.size > ISOLATE_CACHE_ENTRIES) {
+    const oldest = keyOfUrl.keys().next().value;
+    if (oldest !== undefined) keyOfUrl.delete(oldest);
+  }
+  return key;
+}
+
+function cacheUrlOf(searchParams: URLSearchParams): string {
   searchParams.sort();
   return `https://check-cache.invalid/api/check?${searchParams}`;
 }

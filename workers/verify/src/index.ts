@@ -1,11 +1,17 @@
-// Verify worker entry: the fetch handler and the Durable Object classes it binds.
-
+// Verify worker entry: the fetch handler and the Durable Object classes it binds. A question the isolate holds a
+// fresh answer to is answered before the router (check-hit.ts); everything else goes to the app.
 import { warmVerifier } from "../../../shared/bitcoin/warm-up";
 import { app } from "./app";
+import { answerKeptCheck } from "./check-hit";
+import type { VerifyBindings } from "./env";
 
 export { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
 
 // The first BIP-322 verify's one-time costs, paid at the isolate's start (warm-up.ts).
 warmVerifier();
 
-export default { fetch: app.fetch } satisfies ExportedHandler<import("./env").VerifyBindings>;
+export default {
+  async fetch(request, env, ctx) {
+    return (await answerKeptCheck(request, env)) ?? app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<VerifyBindings>;

@@ -3,12 +3,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { applyThresholds } from "../../../../shared/attest";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
-import { READ_RULE } from "../../../../shared/rate-limit/rules";
 import { routeGroup } from "../../../../shared/validate";
 import { checkRoute } from "../../../../shared/verify-api/routes";
 import { identityParam } from "../../../../shared/verify-api/schemas";
 import { discover, withChain } from "../attestations";
 import { checkCache } from "../check-cache";
+import { CHECK_LIMIT } from "../check-hit";
 import type { VerifyEnv } from "../env";
 
 export const checkRoutes = routeGroup<VerifyEnv>();
@@ -18,7 +18,7 @@ const PASSING = new Set(["sig_ok_bip322", "sig_ok_legacy", "bond_confirmed"]);
 checkRoutes.openapi(
   createRoute({
     ...checkRoute,
-    middleware: [rateLimit({ bucket: "check", rule: READ_RULE, failClosed: false }), checkCache],
+    middleware: [rateLimit(CHECK_LIMIT), checkCache],
   }),
   async (c) => {
     const query = c.req.valid("query");

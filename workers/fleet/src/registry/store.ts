@@ -95,7 +95,8 @@ export async function register(
         db
           .insert(envelopes)
           .select(valuesWhere(envelopes, { ...row, createdAt: now }, written))
-          .returning(),
+          // Only the new seq comes back: the row is ours already, and D1's answer is JSON the isolate parses.
+          .returning({ seq: envelopes.seq }),
         appendLeaf(db, row, written),
         ...(options.also?.(written) ?? []),
       ]),

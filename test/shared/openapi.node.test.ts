@@ -1,6 +1,6 @@
-// Each worker's OpenAPI description passes an OpenAPI 3.1 schema validator, and the auth host's describes exactly
-// the routes the host answers, its own and those it forwards to the verify worker. Runs in Node: the validator
-// compiles JSON Schemas to code at runtime, which workerd forbids. The documents come from the same apps.
+// Each worker's OpenAPI description passes an OpenAPI 3.1 schema validator, and each describes exactly the routes
+// it answers, its own and those it forwards (auth to verify, the fleet's session routes to auth). Runs in Node:
+// the validator compiles JSON Schemas to code at runtime, which workerd forbids. The documents come from the apps.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { app as authApp } from "../../workers/auth/src/app";
@@ -22,19 +22,22 @@ function answered(app: Router): Set<string> {
   return out;
 }
 
-/** The auth host's routes, with each forwarding route ("ALL /api/check") replaced by what the verify worker answers. */
-function hostRoutes(): Set<string> {
-  const verify = answered(verifyApp);
+/**
+ * A worker's routes, with each forwarding route ("ALL /api/check") replaced by what the worker it forwards to
+ * answers there: the auth host forwards to verify, the fleet forwards the session routes to auth.
+ */
+function withForwarded(app: Router, target: Router): Set<string> {
+  const answeredThere = answered(target);
   const out = new Set<string>();
-  for (const route of answered(authApp)) {
+  for (const route of answered(app)) {
     const [method, path] = route.split(" ");
     if (method !== "ALL") {
       out.add(route);
       continue;
     }
-    const forwarded = [...verify].filter((r) => r.endsWith(` ${path}`));
-    // A catch-all of the host's own would answer methods nobody documented: only forwarding is allowed.
-    expect(forwarded, `${route}: not a route of the verify worker`).not.toEqual([]);
+    const forwarded = [...answeredThere].filter((r) => r.endsWith(` ${path}`));
+    // A catch-all of the worker's own would answer methods nobody documented: only forwarding is allowed.
+    expect(forwarded, `${route}: not a route of the worker it forwards to`).not.toEqual([]);
     for (const r of forwarded) out.add(r);
   }
   return out;
@@ -83,8 +86,18 @@ describe("OpenAPI 3.1 descriptions", () => {
     const document = (await (await authApp.request("/api/openapi")).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
-    expect([...documented(document)].sort()).toEqual([...hostRoutes()].sort());
+    expect([...documented(document)].sort()).toEqual([...withForwarded(authApp, verifyApp)].sort());
     for (const route of ["POST /api/verify", "GET /api/check", "GET /api/discover", "GET /api-explorer"]) {
+      expect(documented(document).has(route), route).toBe(true);
+    }
+  });
+
+  it("fleet: the document describes every route the worker answers, and no other", async () => {
+    const document = (await (await fleetApp.request("/api/openapi")).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect([...documented(document)].sort()).toEqual([...withForwarded(fleetApp, authApp)].sort());
+    for (const route of ["GET /api/auth/me", "POST /api/auth/logout", "GET /", "GET /dashboard/config.json"]) {
       expect(documented(document).has(route), route).toBe(true);
     }
   });

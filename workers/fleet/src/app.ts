@@ -1,13 +1,11 @@
 // The fleet registry: identifies the caller once, guards browser state changes (bearer calls exempt), mounts
 // each route group and the meta routes; errors rendered once.
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { PLEDGE_STATUSES } from "../../../shared/envelopes/pledge";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import { sameOrigin } from "../../../shared/http/same-origin";
 import { securityHeaders } from "../../../shared/http/security-headers";
-import { ADMIN_EVENTS } from "./admin-log";
 import { hasBearer, identifyCaller } from "./caller";
 import type { FleetEnv } from "./env";
 import { confirmRefusedAccess } from "./registry/intake";
@@ -18,6 +16,7 @@ import { billingRoutes } from "./routes/billing";
 import { billingWebhookRoutes } from "./routes/billing-webhooks";
 import { checkoutRoutes } from "./routes/checkout";
 import { cronRoutes } from "./routes/cron";
+import { dashboardRoutes } from "./routes/dashboard";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { logRoutes } from "./routes/log";
 import { memberRoutes } from "./routes/members";
@@ -62,16 +61,9 @@ for (const group of [
   checkoutRoutes,
   billingWebhookRoutes,
   cronRoutes,
+  dashboardRoutes,
 ]) {
   app.route("/", group);
 }
-// The dashboard is static assets under /dashboard/ (workers/fleet/dashboard); the worker adds the root redirect and
-// the one setting the page cannot know: where the auth host's sign-in page is.
-app.get("/", (c) => c.redirect("/dashboard/"));
-// What the dashboard needs from the server: where to sign in, and the admin log's event types and the pledge states
-// its filters offer (one list each, the server's).
-app.get("/dashboard/config.json", (c) =>
-  c.json({ ok: true, auth_origin: c.env.AUTH_ORIGIN, admin_events: ADMIN_EVENTS, pledge_states: PLEDGE_STATUSES }),
-);
 mountMetaRoutes(app, { name: "fleet", title: "Fleet registry API", version: "0.1.0" });
 installErrorHandling(app);

@@ -7,22 +7,15 @@ import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
-import { errorResponses, json, LogoutQuery, LogoutResult } from "../schemas";
 import { clearSessionCookie, currentSession, setSessionCookie } from "../session-context";
+import { logoutRoute } from "../session-routes";
 
 export const logoutRoutes = routeGroup<AuthEnv>();
 
 logoutRoutes.openapi(
   createRoute({
-    method: "post",
-    path: "/api/auth/logout",
-    summary: "Sign out the active account (scope=current) or every account of the browser (scope=all, default)",
+    ...logoutRoute,
     middleware: [rateLimit({ bucket: "logout", rule: AUTH_RULE, failClosed: true }), sameOrigin()],
-    request: { query: LogoutQuery },
-    responses: {
-      200: json(LogoutResult, "Signed out; switched_to names the account now active, or null"),
-      ...errorResponses("invalid_query", "cross_site_blocked", "rate_limited"),
-    },
   }),
   async (c) => {
     const scope = c.req.valid("query").scope ?? "all";

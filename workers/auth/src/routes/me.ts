@@ -8,8 +8,8 @@ import { AppError } from "../../../../shared/errors";
 import { isoMs } from "../../../../shared/time";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
-import { errorResponses, json, MeResult } from "../schemas";
 import { requireSession } from "../session-context";
+import { meRoute } from "../session-routes";
 
 export const meRoutes = routeGroup<AuthEnv>();
 
@@ -20,29 +20,19 @@ const privateAnswer: MiddlewareHandler = async (c, next) => {
   c.res.headers.set("Vary", "Cookie");
 };
 
-meRoutes.openapi(
-  createRoute({
-    method: "get",
-    path: "/api/auth/me",
-    summary: "The signed-in account and the other accounts of this browser's roster",
-    middleware: [privateAnswer],
-    responses: { 200: json(MeResult, "Signed in"), ...errorResponses("not_authenticated") },
-  }),
-  async (c) => {
-    const now = Date.now();
-    const { session } = await requireSession(c, now);
-    const db = orm(c.env.DB);
-    const members = session.rosterId ? await rosterMembers(db, session.rosterId, now) : [];
-    const active = members.find((m) => m.account.id === session.accountId)?.account;
-    const account =
-      active ?? (await db.query.accounts.findFirst({ where: (a, { eq }) => eq(a.id, session.accountId) }));
-    if (!account) throw new AppError("not_authenticated");
-    const roster = await Promise.all(
-      members
-        .filter((m) => m.account.id !== session.accountId)
-        .map(async (m) => ({ ...(await accountView(db, m.account)), last_seen_at: isoMs(m.session.lastSeenAt) })),
-    );
-    await touchSession(db, session, now);
-    return c.json({ ok: true as const, account: await accountView(db, account), roster }, 200);
-  },
-);
+meRoutes.openapi(createRoute({ ...meRoute, middleware: [privateAnswer] }), async (c) => {
+  const now = Date.now();
+  const { session } = await requireSession(c, now);
+  const db = orm(c.env.DB);
+  const members = session.rosterId ? await rosterMembers(db, session.rosterId, now) : [];
+  const active = members.find((m) => m.account.id === session.accountId)?.account;
+  const account = active ?? (await db.query.accounts.findFirst({ where: (a, { eq }) => eq(a.id, session.accountId) }));
+  if (!account) throw new AppError("not_authenticated");
+  const roster = await Promise.all(
+    members
+      .filter((m) => m.account.id !== session.accountId)
+      .map(async (m) => ({ ...(await accountView(db, m.account)), last_seen_at: isoMs(m.session.lastSeenAt) })),
+  );
+  await touchSession(db, session, now);
+  return c.json({ ok: true as const, account: await accountView(db, account), roster }, 200);
+});

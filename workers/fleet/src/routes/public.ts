@@ -7,6 +7,7 @@ import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { limiterFor } from "../../../../shared/rate-limit/shards";
 import { routeGroup } from "../../../../shared/validate";
+import { SESSION_ROUTES } from "../../../auth/src/session-routes";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 
@@ -77,7 +78,9 @@ publicRoutes.openapi(
   (c) => c.json({ ok: true as const, events: WEBHOOK_EVENTS.map((e) => ({ ...e })) }, 200),
 );
 
-// The session endpoints live on the auth worker (it holds the signing key that logout=current needs).
-for (const path of ["/api/auth/me", "/api/auth/logout"]) {
-  publicRoutes.all(path, (c) => c.env.AUTH.fetch(c.req.raw));
+// The session endpoints live on the auth worker (it holds the signing key that logout=current needs). Described
+// here from the auth worker's own definitions, answered there: every method goes through, so its 405 stands.
+for (const route of SESSION_ROUTES) {
+  publicRoutes.openAPIRegistry.registerPath(route);
+  publicRoutes.all(route.path, (c) => c.env.AUTH.fetch(c.req.raw));
 }

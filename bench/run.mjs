@@ -255,14 +255,18 @@ if (only.includes("audit")) {
   const first = rows[0];
   const last = rows[rows.length - 1];
   const growth = last.project.growthKiB / Math.max(first.project.growthKiB, 1);
+  // Heap growth under 1 KiB is counted as 1 KiB, so a heap that stays flat at both sizes is 1.0x.
+  const heapGrowth = Math.max(last.project.heapGrowthKiB, 1) / Math.max(first.project.heapGrowthKiB, 1);
+  const heap = (kib) => `${num(kib)} KiB`;
   table_.push({
-    benchmark: "Audit export memory: peak RSS growth, largest vs smallest",
+    benchmark: "Audit export memory: peak growth, largest vs smallest (the isolate's heap; workerd's RSS)",
     size: `${num(last.size)} vs ${num(first.size)}`,
-    project: `${kb(last.project.growthKiB)} vs ${kb(first.project.growthKiB)}`,
-    baseline: `${kb(last.bare.growthKiB)} vs ${kb(first.bare.growthKiB)}`,
-    ratio: `${num(growth, 1)}x`,
-    target: "flat (≤ 2x)",
-    met: growth <= 2,
+    project: `heap +${heap(last.project.heapGrowthKiB)} vs +${heap(first.project.heapGrowthKiB)}; RSS ${kb(last.project.growthKiB)} vs ${kb(first.project.growthKiB)}`,
+    baseline: `heap +${heap(last.bare.heapGrowthKiB)} vs +${heap(first.bare.heapGrowthKiB)}; RSS ${kb(last.bare.growthKiB)} vs ${kb(first.bare.growthKiB)}`,
+    ratio: `heap ${num(heapGrowth, 1)}x (RSS ${num(growth, 1)}x)`,
+    // The process's RSS also holds the local D1's SQLite, which reads the 100k rows' pages (bench/README.md).
+    target: "isolate heap ≤ 1.5x",
+    met: heapGrowth <= 1.5,
   });
 }
 

@@ -2,7 +2,14 @@
 // `size` envelopes, against the bare worker's one select of the same rows. Rows per second over the whole body,
 // and the workerd process's peak RSS during the request (VmHWM, reset before each request through clear_refs).
 import { countRows, seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
+import { heapWhile } from "../lib/profile.mjs";
 import { startFleetAndBare } from "../lib/stack.mjs";
+
+/** `drain` while the isolate's heap is watched: its peak growth joins the process's. */
+async function drainWatched(stack, worker, url, headers) {
+  const { result, beforeKiB, peakKiB } = await heapWhile(worker, () => drain(stack, url, headers));
+  return { ...result, heapGrowthKiB: peakKiB - beforeKiB };
+}
 
 async function drain(stack, url, headers) {
   const before = stack.memory().rssKiB;
@@ -22,7 +29,7 @@ async function drain(stack, url, headers) {
 }
 
 export async function audit({ fx, bundles, sizes, log }) {
-  const { stack, db } = await startFleetAndBare(bundles);
+  const { stack, db } = await startFleetAndBare(bundles, undefined, { inspect: true });
   const rows = [];
   try {
     const owner = fx.newWallet();
@@ -36,8 +43,9 @@ export async function audit({ fx, bundles, sizes, log }) {
       if ((await countRows(db, "envelopes", "project_id = ?", p.projectId)) !== size) throw new Error("seeding");
       const headers = () => ({ authorization: `Bearer ${p.secret}`, "cf-connecting-ip": `172.16.0.${++ip}` });
       await drain(stack, `${stack.urls.fleet}/api/audit/export?project_id=${p.projectId}`, headers()); // warm
-      const project = await drain(stack, `${stack.urls.fleet}/api/audit/export?project_id=${p.projectId}`, headers());
-      const bare = await drain(stack, `${stack.urls.bare}/select?project_id=${p.projectId}`, headers());
+      const exportUrl = `${stack.urls.fleet}/api/audit/export?project_id=${p.projectId}`;
+      const project = await drainWatched(stack, "fleet", exportUrl, headers());
+      const bare = await drainWatched(stack, "bare", `${stack.urls.bare}/select?project_id=${p.projectId}`, headers());
       // ndjson: one line per envelope plus the manifest line.
       if (project.lines !== size + 1 || bare.lines !== size)
         throw new Error(`line counts ${project.lines} ${bare.lines}`);

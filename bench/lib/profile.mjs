@@ -58,3 +58,30 @@ export async function profileWhile(worker, work, top = 12) {
     .map(([fn, us]) => ({ fn, ms: Math.round(us / 1000), share: total ? us / total : 0 }));
   return { result, totalMs: Math.round(total / 1000), rows };
 }
+
+/**
+ * The isolate's JavaScript heap while `work` runs: V8's used heap size before it and the highest seen, polled every
+ * few milliseconds through the inspector (Runtime.getHeapUsage), in KiB. The process's RSS also holds the local
+ * D1's SQLite pages; this is the isolate's own.
+ */
+export async function heapWhile(worker, work, everyMs = 5) {
+  const session = await connect(worker);
+  const used = async () => (await session.send("Runtime.getHeapUsage")).result.usedSize / 1024;
+  const beforeKiB = await used();
+  let peakKiB = beforeKiB;
+  let running = true;
+  const poll = (async () => {
+    while (running) {
+      peakKiB = Math.max(peakKiB, await used());
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  try {
+    const result = await work();
+    return { result, beforeKiB, peakKiB };
+  } finally {
+    running = false;
+    await poll;
+    session.close();
+  }
+}

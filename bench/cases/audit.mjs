@@ -8,7 +8,7 @@ import { startFleetAndBare } from "../lib/stack.mjs";
 /** `drain` while the isolate's heap is watched: its peak growth joins the process's. */
 async function drainWatched(stack, worker, url, headers) {
   const { result, beforeKiB, peakKiB } = await heapWhile(worker, () => drain(stack, url, headers));
-  return { ...result, heapGrowthKiB: peakKiB - beforeKiB };
+  return { ...result, heapPeakKiB: peakKiB, heapGrowthKiB: peakKiB - beforeKiB };
 }
 
 async function drain(stack, url, headers) {

@@ -260,7 +260,8 @@ if (only.includes("audit")) {
   const heapGrowth = last.project.heapPeakKiB / first.project.heapPeakKiB;
   const heap = (side) => `${kb(side.heapPeakKiB)} (+${kb(Math.max(0, side.heapGrowthKiB))})`;
   table_.push({
-    benchmark: "Audit export memory, largest vs smallest: the isolate's peak heap (growth in the request); workerd's RSS growth",
+    benchmark:
+      "Audit export memory, largest vs smallest: the isolate's peak heap (growth in the request); workerd's RSS growth",
     size: `${num(last.size)} vs ${num(first.size)}`,
     project: `heap peak ${heap(last.project)} vs ${heap(first.project)}; RSS growth ${kb(last.project.growthKiB)} vs ${kb(first.project.growthKiB)}`,
     baseline: `heap peak ${heap(last.bare)} vs ${heap(first.bare)}; RSS growth ${kb(last.bare.growthKiB)} vs ${kb(first.bare.growthKiB)}`,

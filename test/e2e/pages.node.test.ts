@@ -81,7 +81,8 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
     const own = res.url().startsWith(origin) && !apiCalls.has(res.url());
     if (own && res.status() >= 400) problems.push(`${res.status()}: ${res.url()}`);
   });
-  await page.goto(url, { waitUntil: "networkidle" });
+  // 60 s: on a clean-clone CI run, with every other suite on the same two cores, the dashboard once took over 30.
+  await page.goto(url, { waitUntil: "networkidle", timeout: 60_000 });
   // innerText, not textContent: the text as rendered (hidden elements and closed <details> left out). A string, as
   // this file is type-checked without the DOM library.
   const seen = (await page.evaluate(

@@ -183,8 +183,23 @@ export default defineConfig(async () => {
             root,
             environment: "node",
             include: ["test/**/*.node.test.ts"],
-            // The browser tests start their own stack on other ports; they must not share the CPU with a workerd run.
+            exclude: ["test/e2e/**"],
+            // Several of these start a stack of their own on other ports: one file at a time.
             fileParallelism: false,
+          },
+        },
+        {
+          // The browser tests: Chromium against the whole stack (scripts/dev.mjs). They run after every other project
+          // has finished (group 1), one file at a time: sharing the two cores with the workerd suites made a stack
+          // start, a page load or a sign-in miss its wait in loaded CI runs.
+          resolve: { alias: [NODE_SECP256K1_MODULE] },
+          test: {
+            name: "e2e",
+            root,
+            environment: "node",
+            include: ["test/e2e/**/*.node.test.ts"],
+            fileParallelism: false,
+            sequence: { groupOrder: 1 },
           },
         },
       ],

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { browserSession, signInWithBitcoin } from "../harness/browser-session";
+import { browserSession, diagnosed, signInWithBitcoin } from "../harness/browser-session";
 import { signedDelegation } from "../harness/signed-delegation";
 import { pledge } from "../helpers/envelopes";
 import { newWallet } from "../helpers/wallet";
@@ -64,7 +64,7 @@ describe("fleet dashboard", () => {
     await page.click("#signin-link");
     await page.waitForURL((url) => url.origin === stack.authOrigin && url.pathname === "/signin");
     const owner = generateSigningWif(undefined, "p2wpkh");
-    await signInWithBitcoin(page, fleetOrigin, owner);
+    await diagnosed(page, stack.logFile, () => signInWithBitcoin(page, fleetOrigin, owner));
     await expect.poll(() => page.textContent("#signed-in-as")).toContain(owner.address);
     await shot(page, "02-projects");
 

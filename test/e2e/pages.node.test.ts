@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
 import { VIEWS } from "../../workers/fleet/dashboard/src/views";
-import { browserSession, signInWithBitcoin } from "../harness/browser-session";
+import { browserSession, diagnosed, signInWithBitcoin } from "../harness/browser-session";
 import { signedDelegation } from "../harness/signed-delegation";
 import { pledge } from "../helpers/envelopes";
 import { newWallet } from "../helpers/wallet";
@@ -82,7 +82,7 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
     if (own && res.status() >= 400) problems.push(`${res.status()}: ${res.url()}`);
   });
   // 60 s: on a clean-clone CI run, with every other suite on the same two cores, the dashboard once took over 30.
-  await page.goto(url, { waitUntil: "networkidle", timeout: 60_000 });
+  await diagnosed(page, session.stack.logFile, () => page.goto(url, { waitUntil: "networkidle", timeout: 60_000 }));
   // innerText, not textContent: the text as rendered (hidden elements and closed <details> left out). A string, as
   // this file is type-checked without the DOM library.
   const seen = (await page.evaluate(
@@ -113,7 +113,7 @@ async function signIn(page: Page) {
   const owner = generateSigningWif(undefined, "p2wpkh");
   await page.goto(`${session.stack.fleetOrigin}/dashboard/`);
   await page.click("#signin-link");
-  await signInWithBitcoin(page, session.stack.fleetOrigin, owner);
+  await diagnosed(page, session.stack.logFile, () => signInWithBitcoin(page, session.stack.fleetOrigin, owner));
   await page.waitForSelector("#signed-in-as");
   return owner;
 }

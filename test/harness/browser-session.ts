@@ -4,7 +4,7 @@
 import { Signer } from "bip322-js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { ensureChromium, launchChromium, startStack } from "./browser-stack.mjs";
+import { ensureChromium, launchChromium, stackLogTail, startStack } from "./browser-stack.mjs";
 import { startReceiver } from "./webhook-receiver.mjs";
 
 export interface BrowserSession {
@@ -39,4 +39,33 @@ export async function signInWithBitcoin(page: Page, fleetOrigin: string, owner: 
   await page.fill("#btc-signature", Signer.sign(owner.wif, owner.address, challenge) as string);
   await page.click("#btc-signin");
   await page.waitForURL((url) => url.origin === fleetOrigin);
+}
+
+/**
+ * Runs `step` on `page`; when it fails (a wait that timed out), the error also names the page's requests still
+ * unanswered, what the page shows, and the end of the stack's output: what a failure on a loaded CI run needs.
+ */
+export async function diagnosed<T>(page: Page, logFile: string, step: () => Promise<T>): Promise<T> {
+  const pending = new Map<object, string>();
+  const started = Date.now();
+  const onRequest = (req: { url(): string; method(): string }) =>
+    pending.set(req, `${req.method()} ${req.url()} (+${Date.now() - started} ms)`);
+  const onDone = (req: object) => pending.delete(req);
+  page.on("request", onRequest);
+  page.on("requestfinished", onDone);
+  page.on("requestfailed", onDone);
+  try {
+    return await step();
+  } catch (err) {
+    const shown = await page
+      .evaluate("document.body ? document.body.innerText.slice(0, 300) : ''")
+      .catch(() => "(page unreadable)");
+    throw new Error(
+      `${(err as Error).message}\nunanswered: ${[...pending.values()].join("; ") || "none"}\npage shows: ${JSON.stringify(shown)}\nstack output ended with:\n${stackLogTail(logFile, 30)}`,
+    );
+  } finally {
+    page.off("request", onRequest);
+    page.off("requestfinished", onDone);
+    page.off("requestfailed", onDone);
+  }
 }

@@ -10,5 +10,6 @@ export function startStack(options: {
   fleetInspector: number;
   stateDir: string;
   env?: Record<string, string>;
-}): Promise<{ authOrigin: string; fleetOrigin: string; stop(): Promise<void> }>;
+}): Promise<{ authOrigin: string; fleetOrigin: string; logFile: string; stop(): Promise<void> }>;
+export function stackLogTail(logFile: string, lines?: number): string;
 export function launchChromium(): Promise<Browser>;

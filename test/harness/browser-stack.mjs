@@ -1,7 +1,7 @@
 // The browser tests' stack: Debian's chromium (installed if missing) driven by playwright-core, and the whole
 // local stack started as `npm start` starts it (scripts/dev.mjs), on other ports with its own state folder.
 import { execSync, spawn } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { portFree } from "../../scripts/lib/cli.mjs";
@@ -17,15 +17,29 @@ export function ensureChromium() {
   });
 }
 
-async function waitFor(url) {
+/** The last `lines` lines of the stack's own output (its log file), for a failure's message. */
+export function stackLogTail(logFile, lines = 40) {
+  try {
+    return readFileSync(logFile, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no stack log)";
+  }
+}
+
+async function waitFor(url, logFile) {
   const until = Date.now() + 120_000;
+  let last = "no answer";
   while (Date.now() < until) {
     try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
+      const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+      if (res.ok) return;
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = String(err?.cause?.code ?? err);
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`the stack did not start (${url})`);
+  throw new Error(`the stack did not start (${url}: ${last}); its output ended with:\n${stackLogTail(logFile)}`);
 }
 
 /**
@@ -36,10 +50,14 @@ export async function startStack({ auth, fleet, authInspector, fleetInspector, s
   rmSync(path.join(root, stateDir), { recursive: true, force: true });
   const authOrigin = `http://localhost:${auth}`;
   const fleetOrigin = `http://localhost:${fleet}`;
+  // The stack's output (wrangler's and the workers' logs) goes to a file beside its state, for failures to quote.
+  const logFile = path.join(root, `${stateDir}.log`);
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = openSync(logFile, "w");
   const child = spawn(process.execPath, ["scripts/dev.mjs"], {
     cwd: root,
     detached: true,
-    stdio: "ignore",
+    stdio: ["ignore", out, out],
     env: {
       ...process.env,
       PORT_AUTH: String(auth),
@@ -52,11 +70,13 @@ export async function startStack({ auth, fleet, authInspector, fleetInspector, s
       ...env,
     },
   });
-  await waitFor(`${authOrigin}/api/health`);
-  await waitFor(`${fleetOrigin}/api/health`);
+  closeSync(out); // the child holds its own copy
+  await waitFor(`${authOrigin}/api/health`, logFile);
+  await waitFor(`${fleetOrigin}/api/health`, logFile);
   return {
     authOrigin,
     fleetOrigin,
+    logFile,
     async stop() {
       try {
         process.kill(child.pid, "SIGTERM"); // dev.mjs stops its wrangler process groups

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
 import { VIEWS } from "../../workers/fleet/dashboard/src/views";
-import { browserSession, diagnosed, signInWithBitcoin } from "../harness/browser-session";
+import { browserSession, diagnosed, onceMore, signInWithBitcoin } from "../harness/browser-session";
 import { signedDelegation } from "../harness/signed-delegation";
 import { pledge } from "../helpers/envelopes";
 import { newWallet } from "../helpers/wallet";
@@ -81,8 +81,12 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
     const own = res.url().startsWith(origin) && !apiCalls.has(res.url());
     if (own && res.status() >= 400) problems.push(`${res.status()}: ${res.url()}`);
   });
-  // 60 s: on a clean-clone CI run, with every other suite on the same two cores, the dashboard once took over 30.
-  await diagnosed(page, session.stack.logFile, () => page.goto(url, { waitUntil: "networkidle", timeout: 60_000 }));
+  try {
+    await diagnosed(page, session.stack.logFile, () => page.goto(url, { waitUntil: "networkidle", timeout: 30_000 }));
+  } catch (err) {
+    await page.close();
+    throw err;
+  }
   // innerText, not textContent: the text as rendered (hidden elements and closed <details> left out). A string, as
   // this file is type-checked without the DOM library.
   const seen = (await page.evaluate(
@@ -169,7 +173,7 @@ describe("every page, as a person sees it", () => {
     const signedOut = await session.browser.newContext();
     const signedIn = await session.browser.newContext();
     const page = await signedIn.newPage();
-    const owner = await signIn(page);
+    const owner = await onceMore("signing in", () => signIn(page));
     const projectId = await projectWithData(page, owner);
     const pages = await allPages(projectId);
     expect(pages.some((url) => url.endsWith("/signin"))).toBe(true);
@@ -181,7 +185,8 @@ describe("every page, as a person sees it", () => {
     ] as const) {
       for (const width of WIDTHS) {
         for (const url of pages) {
-          const found = (await problemsOf(context, url, width)).map((problem) => ({
+          const seen = await onceMore(`${url} at ${width} px`, () => problemsOf(context, url, width));
+          const found = seen.map((problem) => ({
             problem,
             known: knownOf(url, problem),
           }));

@@ -69,3 +69,17 @@ export async function diagnosed<T>(page: Page, logFile: string, step: () => Prom
     page.off("requestfailed", onDone);
   }
 }
+
+/**
+ * `step`, and once more when it fails, saying why on the console: for the waits that a loaded machine has made
+ * miss (a page that never went network-idle, a sign-in field that never showed) while the same step passes alone.
+ * A second failure fails the test with its diagnosis.
+ */
+export async function onceMore<T>(label: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    console.warn(`${label}: failed once, trying again. ${(err as Error).message}`);
+    return step();
+  }
+}

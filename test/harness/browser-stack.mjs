@@ -42,16 +42,9 @@ async function waitFor(url, logFile) {
   throw new Error(`the stack did not start (${url}: ${last}); its output ended with:\n${stackLogTail(logFile)}`);
 }
 
-/**
- * Starts scripts/dev.mjs with a fresh state folder (limits and rows of an earlier run never carry over) and waits
- * until both workers answer. `env` adds variables passed through to the workers (DECISIONS 27).
- */
-export async function startStack({ auth, fleet, authInspector, fleetInspector, stateDir, env = {} }) {
+/** Starts scripts/dev.mjs once on a fresh state folder; its output goes to `logFile`. */
+function spawnStack({ auth, fleet, authInspector, fleetInspector, stateDir, env }, logFile) {
   rmSync(path.join(root, stateDir), { recursive: true, force: true });
-  const authOrigin = `http://localhost:${auth}`;
-  const fleetOrigin = `http://localhost:${fleet}`;
-  // The stack's output (wrangler's and the workers' logs) goes to a file beside its state, for failures to quote.
-  const logFile = path.join(root, `${stateDir}.log`);
   mkdirSync(path.dirname(logFile), { recursive: true });
   const out = openSync(logFile, "w");
   const child = spawn(process.execPath, ["scripts/dev.mjs"], {
@@ -65,28 +58,46 @@ export async function startStack({ auth, fleet, authInspector, fleetInspector, s
       INSPECTOR_PORT_AUTH: String(authInspector),
       INSPECTOR_PORT_FLEET: String(fleetInspector),
       STATE_DIR: stateDir,
-      AUTH_ORIGIN: authOrigin,
-      FLEET_ORIGIN: fleetOrigin,
+      AUTH_ORIGIN: `http://localhost:${auth}`,
+      FLEET_ORIGIN: `http://localhost:${fleet}`,
       ...env,
     },
   });
   closeSync(out); // the child holds its own copy
-  await waitFor(`${authOrigin}/api/health`, logFile);
-  await waitFor(`${fleetOrigin}/api/health`, logFile);
-  return {
-    authOrigin,
-    fleetOrigin,
-    logFile,
-    async stop() {
-      try {
-        process.kill(child.pid, "SIGTERM"); // dev.mjs stops its wrangler process groups
-      } catch {}
-      // Stopped when its ports are free again (the next stack's npm start refuses a port still held), 20 s at most.
-      const until = Date.now() + 20_000;
-      do await new Promise((r) => setTimeout(r, 500));
-      while (Date.now() < until && !((await portFree(auth)) && (await portFree(fleet))));
-    },
+  return async function stop() {
+    try {
+      process.kill(child.pid, "SIGTERM"); // dev.mjs stops its wrangler process groups
+    } catch {}
+    // Stopped when its ports are free again (the next stack's npm start refuses a port still held), 20 s at most.
+    const until = Date.now() + 20_000;
+    do await new Promise((r) => setTimeout(r, 500));
+    while (Date.now() < until && !((await portFree(auth)) && (await portFree(fleet))));
   };
+}
+
+/**
+ * Starts scripts/dev.mjs with a fresh state folder (limits and rows of an earlier run never carry over) and waits
+ * until both workers answer. `env` adds variables passed through to the workers (DECISIONS 27). The stack's output
+ * goes to a log beside its state folder. A stack that does not answer within 120 s is stopped and started once
+ * more (saying so, with its output): on a loaded CI run one wrangler start never answered.
+ */
+export async function startStack({ auth, fleet, authInspector, fleetInspector, stateDir, env = {} }) {
+  const authOrigin = `http://localhost:${auth}`;
+  const fleetOrigin = `http://localhost:${fleet}`;
+  const logFile = path.join(root, `${stateDir}.log`);
+  const options = { auth, fleet, authInspector, fleetInspector, stateDir, env };
+  for (let attempt = 1; ; attempt++) {
+    const stop = spawnStack(options, logFile);
+    try {
+      await waitFor(`${authOrigin}/api/health`, logFile);
+      await waitFor(`${fleetOrigin}/api/health`, logFile);
+      return { authOrigin, fleetOrigin, logFile, stop };
+    } catch (err) {
+      await stop();
+      if (attempt > 1) throw err;
+      console.warn(`browser tests: starting the stack again. ${err.message}`);
+    }
+  }
 }
 
 export function launchChromium() {

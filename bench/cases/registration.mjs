@@ -61,22 +61,40 @@ function nextOf(counts, key) {
   return n;
 }
 
-function requestsFor(actions, { bare, ipBase }) {
+/**
+ * The requests of one side: the product (`/api/actions`), the bare single insert (`bare`, into a project of its
+ * own), or the bare worker's plain-SQL copy of the product's guarded batch (`guarded`, into another project of its
+ * own, its conditions read against the product's project, token and delegation).
+ */
+function requestsFor(actions, { bare = false, guarded = false, ipBase }) {
   const total = actions.length;
   const sent = new Map(); // per project, so its requests go round its tokens
-  return actions.map(({ project, envelope }, i) => ({
-    method: "POST",
-    path: bare ? "/insert" : "/api/actions",
-    headers: {
-      "content-type": "application/json",
-      authorization: `Bearer ${project.secrets[nextOf(sent, project.projectId) % TOKENS_PER_PROJECT]}`,
-      "cf-connecting-ip": interleavedIp(ipBase, i, total, PER_IP),
-    },
-    body: JSON.stringify({ project_id: bare ? `proj_bare${project.projectId.slice(9)}` : project.projectId, envelope }),
-  }));
+  return actions.map(({ project, envelope }, i) => {
+    const token = nextOf(sent, project.projectId) % TOKENS_PER_PROJECT;
+    const suffix = project.projectId.slice(9);
+    const guard = { project_id: project.projectId, token_id: project.tokenIds[token], parent_id: project.delegationId };
+    return {
+      method: "POST",
+      path: guarded ? "/insert-guarded" : bare ? "/insert" : "/api/actions",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${project.secrets[token]}`,
+        "cf-connecting-ip": interleavedIp(ipBase, i, total, PER_IP),
+      },
+      body: JSON.stringify(
+        guarded
+          ? { project_id: `proj_flor${suffix}`, guard, envelope }
+          : { project_id: bare ? `proj_bare${suffix}` : project.projectId, envelope },
+      ),
+    };
+  });
 }
 
-export async function registration({ fx, bundles, sizes, count, log, profile = false }) {
+/**
+ * Each size: the product against the bare insert; with `floor`, also the bare worker's copy of the product's own
+ * writes (what D1 costs for them, the route's floor on this machine).
+ */
+export async function registration({ fx, bundles, sizes, count, log, profile = false, floor = false }) {
   const { stack, db } = await startFleetAndBare(bundles, (s) => ({ WEBHOOK_MASTER_KEY: s.WEBHOOK_MASTER_KEY }), {
     inspect: profile,
   });
@@ -107,17 +125,20 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
       else await warmFleet();
       await load(stack.urls.bare, requestsFor(warmPart, { bare: true, ipBase }), { connections: 10, expect: 201 });
       ipBase += warmCount;
-      const project = await load(stack.urls.fleet, requestsFor(measured, { bare: false, ipBase }), {
-        connections: CONNECTIONS,
-        expect: 201,
-      });
-      const bare = await load(stack.urls.bare, requestsFor(measured, { bare: true, ipBase }), {
-        connections: CONNECTIONS,
-        expect: 201,
-      });
+      // workerd's CPU per registration beside the rate (every workerd thread: the worker, the local D1 and the
+      // limiter objects; not the load generator): steadier than the rate on this shared machine.
+      const run = async (url, list) => {
+        const before = stack.cpuMs();
+        const result = await load(url, list, { connections: CONNECTIONS, expect: 201 });
+        return { ...result, cpuUs: ((stack.cpuMs() - before) * 1000) / list.length };
+      };
+      const project = await run(stack.urls.fleet, requestsFor(measured, { bare: false, ipBase }));
+      const bare = await run(stack.urls.bare, requestsFor(measured, { bare: true, ipBase }));
+      const guarded = floor ? await run(stack.urls.bare, requestsFor(measured, { guarded: true, ipBase })) : undefined;
       ipBase += count;
       log(`registration ${size}: project ${JSON.stringify(project)} bare ${JSON.stringify(bare)}`);
-      rows.push({ size, existing, project, bare });
+      if (guarded) log(`registration ${size}: the route's writes alone ${JSON.stringify(guarded)}`);
+      rows.push({ size, existing, project, bare, guarded });
     }
   } finally {
     await stack.dispose().catch(() => {});

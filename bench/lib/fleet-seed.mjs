@@ -7,12 +7,13 @@ const sha256 = (text) => createHash("sha256").update(text).digest("hex");
 
 /**
  * One project owned by `owner` (a wallet), with an owner member row and `tokens` API tokens (each is its own
- * caller, with its own share of the project's rate limit); returns its ids and the tokens' secrets.
+ * caller, with its own share of the project's rate limit); returns its ids and the tokens' ids and secrets.
  */
 export async function seedProject(db, owner, tokens = 1) {
   const now = Date.now();
   const projectId = `proj_${hex(12)}`;
   const secrets = Array.from({ length: tokens }, () => `ock_${hex(32)}`);
+  const tokenIds = secrets.map(() => `tok_${hex(12)}`);
   await db.batch([
     db
       .prepare("INSERT INTO projects (id, name, owner_address, created_at, updated_at) VALUES (?, 'bench', ?, ?, ?)")
@@ -22,15 +23,15 @@ export async function seedProject(db, owner, tokens = 1) {
         "INSERT INTO members (id, project_id, address, role, created_at, updated_at) VALUES (?, ?, ?, 'owner', ?, ?)",
       )
       .bind(`mem_${hex(12)}`, projectId, owner.address, now, now),
-    ...secrets.map((secret) =>
+    ...secrets.map((secret, i) =>
       db
         .prepare(
           "INSERT INTO api_tokens (id, project_id, name, token_hash, hint, created_by, expires_at, created_at) VALUES (?, ?, 'bench', ?, ?, ?, ?, ?)",
         )
-        .bind(`tok_${hex(12)}`, projectId, sha256(secret), secret.slice(-4), owner.address, now + 86_400_000, now),
+        .bind(tokenIds[i], projectId, sha256(secret), secret.slice(-4), owner.address, now + 86_400_000, now),
     ),
   ]);
-  return { projectId, secret: secrets[0], secrets, owner };
+  return { projectId, secret: secrets[0], secrets, tokenIds, owner };
 }
 
 /**

@@ -20,3 +20,13 @@ export const DURABLE_READS = {
     return source.replace(call, "lease(key, rule, LEASE_WANT, giveBack, true)");
   },
 };
+
+/** No webhook fan-out after a registration (the cron sweep would do it later): what the background pass costs. */
+export const NO_AFTER_WRITE_DISPATCH = {
+  "workers/fleet/src/webhooks/after-write.ts": `
+    import type { MiddlewareHandler } from "hono";
+    export const dispatchAfterWrite: MiddlewareHandler = async (_c, next) => { await next(); };
+    export async function coalescedDispatch() {}
+    export function notePendingEvent() {}
+  `,
+};

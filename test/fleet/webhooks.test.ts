@@ -169,6 +169,25 @@ describe("deliveries", () => {
     expect(await deliveries(owner, projectId)).toEqual([]);
   });
 
+  it("an event of a project without an active endpoint is fanned out at its write: nothing waits, nothing is sent later", async () => {
+    const { principal, owner, projectId } = await setup();
+    const before = await registerDelegation(owner, projectId, principal);
+    const events = (id: string) =>
+      env.DB.prepare("SELECT fanned_out_at FROM outbox WHERE envelope_id = ? AND project_id = ?")
+        .bind(id, projectId)
+        .all<{ fanned_out_at: number | null }>();
+    // Written as fanned out, in the registration's own batch: no sweep has anything to route.
+    expect((await events(before.id)).results).toEqual([{ fanned_out_at: expect.any(Number) }]);
+    // An endpoint made afterwards receives the events from its creation on, not the earlier one.
+    const path = `/ok/${crypto.randomUUID()}`;
+    await endpoint(owner, projectId, path);
+    const after = await registerDelegation(owner, projectId, principal);
+    const got = await waitFor(async () => ((await received(path)).length ? received(path) : undefined));
+    expect(got.map((r) => JSON.parse(r.body).id)).toEqual([after.id]);
+    const rows = await deliveries(owner, projectId);
+    expect(rows).toHaveLength(1);
+  });
+
   it("retries a failing receiver on schedule (1 m, 5 m, 30 m, 2 h, 8 h) and stops after attempt 6, same idempotency key", async () => {
     const { principal, owner, projectId } = await setup();
     const path = `/fail/${crypto.randomUUID()}`;

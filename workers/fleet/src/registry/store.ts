@@ -7,12 +7,13 @@ import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { utf8 } from "../../../../shared/crypto/digest";
 import type { Db } from "../../../../shared/db/client";
-import { envelopes, logLeaves, members, outbox } from "../../../../shared/db/schema";
+import { envelopes, logLeaves, members, outbox, webhookEndpoints } from "../../../../shared/db/schema";
 import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
 import { leafHash } from "../../../../shared/tlog/merkle";
 import type { Caller } from "../env";
 import { newId } from "../ids";
+import { notePendingEvent } from "../webhooks/after-write";
 import { allHold, type Condition, notRegistered, refuseFailing } from "./conditions";
 
 export type EnvelopeRow = typeof envelopes.$inferSelect;
@@ -47,6 +48,11 @@ function fullRow(row: NewEnvelope, seq: number, createdAt: number): EnvelopeRow 
 function valuesWhere(table: typeof envelopes | typeof outbox, values: Record<string, unknown>, where: SQL): SQL {
   const columns = Object.keys(getTableColumns(table)).map((key) => sql`${values[key] ?? null}`);
   return sql`select ${sql.join(columns, sql`, `)} where ${where}`;
+}
+
+/** The project has an active webhook endpoint (an SQL truth, read inside the registration's batch). */
+function hasActiveEndpoint(projectId: string): SQL {
+  return sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.projectId} = ${projectId} and ${webhookEndpoints.active} = 1)`;
 }
 
 /** The envelope's leaf in its project's log, next in order, written only with the envelope (issue 18). */
@@ -85,13 +91,20 @@ export async function register(
     envelopeId: row.id,
     payload: eventPayload(row),
     createdAt: now,
+    // Fanned out already when the project has no active endpoint at the write (nothing to deliver; an endpoint made
+    // later receives the events from its creation on): the after-write sweep then finds nothing, in one read.
+    fannedOutAt: sql`case when ${hasActiveEndpoint(row.projectId)} then null else ${now} end`,
   };
   const written = sql`exists (select 1 from ${outbox} where ${outbox.id} = ${eventId})`;
+  let events: { fannedOutAt: number | null }[];
   let inserted: { seq: number }[];
   try {
-    [, inserted] = await asWriteFailure("insert_failed", () =>
+    [events, inserted] = await asWriteFailure("insert_failed", () =>
       db.batch([
-        db.insert(outbox).select(valuesWhere(outbox, event, allHold(conditions))),
+        db
+          .insert(outbox)
+          .select(valuesWhere(outbox, event, allHold(conditions)))
+          .returning({ fannedOutAt: outbox.fannedOutAt }),
         db
           .insert(envelopes)
           .select(valuesWhere(envelopes, { ...row, createdAt: now }, written))
@@ -111,7 +124,10 @@ export async function register(
     throw err;
   }
   const stored = inserted[0];
-  if (stored) return fullRow(row, stored.seq, now);
+  if (stored) {
+    if (events[0]?.fannedOutAt === null) notePendingEvent();
+    return fullRow(row, stored.seq, now);
+  }
   await refuseFailing(db, conditions);
   // Every condition holds again (a state that changed and changed back between the two round trips): try once more.
   if (attempt > 1) throw new Error(`registration of ${row.id} wrote nothing while every condition held`);

@@ -8,6 +8,17 @@ import { dispatch } from "./dispatch";
 
 let running: Promise<void> | undefined;
 let again = false;
+/**
+ * Events written in this isolate that wait for their fan-out (a registration in a project with an active
+ * endpoint; the others are written fanned out, registry/store.ts). Zero: a 201 starts no sweep, as there is nothing
+ * to route. A hint, not a ledger: an event it misses (an isolate gone before its sweep) is the cron sweep's.
+ */
+let pendingEvents = 0;
+
+/** A registration wrote an event that waits for its fan-out (called after its batch committed). */
+export function notePendingEvent(): void {
+  pendingEvents += 1;
+}
 
 /** Runs dispatch until no write asked for another pass; concurrent callers share the run in flight. */
 export function coalescedDispatch(env: FleetBindings): Promise<void> {
@@ -19,6 +30,8 @@ export function coalescedDispatch(env: FleetBindings): Promise<void> {
     try {
       do {
         again = false;
+        // Events noted from here on may be committed after this pass read the outbox: they ask for another.
+        pendingEvents = 0;
         await dispatch(env);
       } while (again);
     } finally {
@@ -31,7 +44,7 @@ export function coalescedDispatch(env: FleetBindings): Promise<void> {
 
 export const dispatchAfterWrite: MiddlewareHandler<FleetEnv> = async (c, next) => {
   await next();
-  if (c.req.method === "POST" && c.res.status === 201) {
+  if (c.req.method === "POST" && c.res.status === 201 && pendingEvents > 0) {
     c.executionCtx.waitUntil(
       coalescedDispatch(c.env).catch((err: unknown) =>
         console.error("webhook dispatch failed", { error: String(err) }),

@@ -1,7 +1,7 @@
 // Webhook fan-out: `events` events in one project with 3 endpoints on loopback receivers, one of which fails 30 %
 // of first attempts (chosen by a hash of the delivery's webhook-id, so the same deliveries fail on every run).
-// The events are seeded as the registrations would have written them (envelope-less outbox rows with the same
-// payload), then the reconciler route is called until everything is fanned out (it runs the same dispatch() as
+// The events are seeded as the registrations would have written them (each action's envelope row and its outbox
+// row, whose delivery body is built from the envelope when sent), then the reconciler route is called until everything is fanned out (it runs the same dispatch() as
 // each registration's after-write hook; in production one per registration or per 5-minute cron tick). Retries
 // run on the real schedule (first retry after 1 min ± 10 %), driven by the dispatchers' own alarms: nothing is
 // sped up. Baseline: the bare worker POSTing the same bodies to the same receivers, 5 at a time (first attempts
@@ -118,12 +118,18 @@ export async function webhooks({ fx, bundles, sizes, events, timeoutMs, log }) {
         };
         const payload = fx.eventPayload(row);
         payloads.push(payload);
+        // The outbox row carries no copy of the envelope: the delivery body is built from the envelope row.
         statements.push(
           db
             .prepare(
-              "INSERT INTO outbox (id, project_id, event_type, envelope_id, payload, created_at) VALUES (?, ?, 'action.registered', ?, ?, ?)",
+              "INSERT INTO envelopes (project_id, id, kind, body, delegation_id, created_at) VALUES (?, ?, 'action', ?, ?, ?)",
             )
-            .bind(`evt_${randomBytes(12).toString("hex")}`, p.projectId, row.id, payload, Date.now() + i),
+            .bind(p.projectId, row.id, row.body, row.delegationId, Date.now() + i),
+          db
+            .prepare(
+              "INSERT INTO outbox (id, project_id, event_type, envelope_id, payload, created_at) VALUES (?, ?, 'action.registered', ?, '', ?)",
+            )
+            .bind(`evt_${randomBytes(12).toString("hex")}`, p.projectId, row.id, Date.now() + i),
         );
       }
       for (let i = 0; i < statements.length; i += 500) await db.batch(statements.slice(i, i + 500));

@@ -65,13 +65,12 @@ app.post("/insert-guarded", async (c) => {
   const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", leaf))]
     .map((b) => b.toString(16).padStart(2, "0"))
     .join("");
-  const payload = `{"id":"${e.id}","project_id":"${input.project_id}","kind":"agent-action","envelope":${body},"delegation_id":"${e.delegation_id}"}`;
   const g = input.guard;
   const written = "exists (select 1 from outbox where id = ?)";
   const [, inserted] = await c.env.DB.batch([
     c.env.DB.prepare(
       `INSERT INTO outbox (id, project_id, event_type, envelope_id, payload, endpoint_id, created_at, fanned_out_at)
-       SELECT ?, ?, 'action.registered', ?, ?, NULL, ?, NULL
+       SELECT ?, ?, 'action.registered', ?, '', NULL, ?, NULL
        WHERE exists (select 1 from api_tokens join members on members.project_id = api_tokens.project_id
            and members.address = api_tokens.created_by and members.role = 'owner'
            where api_tokens.id = ? and api_tokens.revoked_at is null and api_tokens.expires_at > ?)
@@ -82,7 +81,6 @@ app.post("/insert-guarded", async (c) => {
       eventId,
       input.project_id,
       e.id,
-      payload,
       now,
       g.token_id,
       now,

@@ -2,6 +2,8 @@
 // and its cascade, both action body forms, concurrency, the event outbox and the audit export's bytes.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { orm } from "../../shared/db/client";
+import { eventBody } from "../../workers/fleet/src/webhooks/event-body";
 import { action, delegation, revocation, subdelegation } from "../helpers/envelopes";
 import { type FleetClient, signedIn } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
@@ -216,11 +218,16 @@ describe("events and audit", () => {
       body: text,
     });
     expect(res.status).toBe(201);
-    const event = await env.DB.prepare("SELECT event_type, payload FROM outbox WHERE envelope_id = ?")
+    const event = await env.DB.prepare("SELECT id, event_type, payload FROM outbox WHERE envelope_id = ?")
       .bind(d.id)
-      .first<{ event_type: string; payload: string }>();
+      .first<{ id: string; event_type: string; payload: string }>();
     expect(event?.event_type).toBe("delegation.registered");
-    expect(event?.payload).toContain(JSON.stringify(d.envelope, null, 1));
+    // The event stores no second copy of the envelope; its delivery body embeds the stored bytes unchanged.
+    expect(event?.payload).toBe("");
+    const delivered = await eventBody(orm(env.DB), event?.id ?? "");
+    expect(delivered).toBe(
+      `{"id":"${d.id}","project_id":"${projectId}","kind":"agent-delegation","envelope":${JSON.stringify(d.envelope, null, 1)}}`,
+    );
     // The json bundle carries the bytes exactly; ndjson keeps the row on one line (line breaks become spaces).
     const json = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=json`)).text();
     expect(json).toContain(`"envelope":${JSON.stringify(d.envelope, null, 1)}}`);

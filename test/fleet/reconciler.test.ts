@@ -71,7 +71,8 @@ describe("pledge reconciler", () => {
       resolved_by: "deterministic",
     });
     const events = await env.DB.prepare(
-      "SELECT count(*) AS n FROM outbox WHERE event_type = 'pledge.outcome' AND instr(payload, ?) > 0",
+      `SELECT count(*) AS n FROM outbox JOIN envelopes ON envelopes.project_id = outbox.project_id
+        AND envelopes.id = outbox.envelope_id WHERE outbox.event_type = 'pledge.outcome' AND envelopes.pledge_id = ?`,
     )
       .bind(pledgeId)
       .first<{ n: number }>();

@@ -10,7 +10,7 @@ import { newWallet } from "../helpers/wallet";
 /** Below the route's per-client limit (120 a minute), so every registration lands. */
 const N = 100;
 /** docs/scale.md's figure, with headroom for SQLite page fill: a registration costs at most this many bytes. */
-const BYTES_PER_REGISTRATION_MAX = 4096;
+const BYTES_PER_REGISTRATION_MAX = 3072;
 
 async function databaseBytes(): Promise<number> {
   const result = await env.DB.prepare("SELECT 1").run();

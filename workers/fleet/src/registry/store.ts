@@ -89,7 +89,9 @@ export async function register(
     projectId: row.projectId,
     eventType,
     envelopeId: row.id,
-    payload: eventPayload(row),
+    // Empty: the delivery body is built from the envelope row when it is sent (`eventBody`, webhooks/event-body.ts),
+    // so the envelope's bytes are stored once, not twice (issue 19: ~700 bytes and ~180 µs a registration).
+    payload: "",
     createdAt: now,
     // Fanned out already when the project has no active endpoint at the write (nothing to deliver; an endpoint made
     // later receives the events from its creation on): the after-write sweep then finds nothing, in one read.

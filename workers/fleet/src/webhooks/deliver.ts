@@ -3,7 +3,7 @@
 // succeeded, or the next retry time, or failed for good after attempt 6.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../../shared/db/client";
-import { outbox, webhookDeliveries, type webhookEndpoints } from "../../../../shared/db/schema";
+import { webhookDeliveries, type webhookEndpoints } from "../../../../shared/db/schema";
 import {
   checkEndpointUrl,
   DELIVERY_TIMEOUT_MS,
@@ -12,6 +12,7 @@ import {
   nextAttemptAt,
   openSecret,
 } from "../../../../shared/webhooks";
+import { eventBody } from "./event-body";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -74,10 +75,10 @@ export async function attempt(
     )
     .returning();
   if (claimed.length === 0) return { state: "skipped", statusCode: null, errorMessage: null };
-  const event = await db.select().from(outbox).where(eq(outbox.id, delivery.eventId)).get();
+  const body = await eventBody(db, delivery.eventId);
   const guard = checkEndpointUrl(endpoint.url, { allowLoopback: ctx.allowLoopback });
   let outcome: { status?: number; error?: string };
-  if (!event) outcome = { error: "event missing" };
+  if (body === undefined) outcome = { error: "event missing" };
   else if (!guard.ok) outcome = { error: `url refused: ${guard.detail}` };
   else {
     let headers: Record<string, string> | undefined;
@@ -88,7 +89,7 @@ export async function attempt(
       headers = await deliveryHeaders({
         secret: await openSecret(endpoint.secretSealed, ctx.masterKey),
         ...(stillSigning ? { previousSecret: await openSecret(previous, ctx.masterKey) } : {}),
-        body: event.payload,
+        body,
         eventType: delivery.eventType,
         deliveryId: `${delivery.id}.${number}`,
         idempotencyKey: delivery.idempotencyKey,
@@ -100,7 +101,7 @@ export async function attempt(
       // A changed master key must not leave the row in flight: the attempt fails and is retried on schedule.
       headers = undefined;
     }
-    outcome = headers ? await post(guard.url, headers, event.payload) : { error: "signing secret unavailable" };
+    outcome = headers ? await post(guard.url, headers, body) : { error: "signing secret unavailable" };
   }
   const now = ctx.now();
   const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;

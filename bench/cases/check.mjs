@@ -9,7 +9,7 @@ import WebSocket from "ws";
 import { startEsplora } from "../../test/harness/esplora-server.mjs";
 import { attestationEvent } from "../../test/harness/nostr-event.mjs";
 import { startRelay } from "../../test/harness/nostr-relay.mjs";
-import { interleavedIp, load } from "../lib/load.mjs";
+import { interleavedIp, load, loadWithCpu } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
 import { benchWorker, productWorker, startStack } from "../lib/stack.mjs";
 
@@ -74,12 +74,7 @@ async function measure({ fx, verify, bare, count, rounds, profile, esplora, rela
     if (profile) cpu = await profileWhile("verify", warmVerify);
     else await warmVerify();
     await load(stack.urls.bare, requests("/constant", 0).slice(0, 500), { connections: 10 });
-    // workerd's CPU per answer beside the rate (the isolate thread's, so the load generator's share is not in it).
-    const cpuPerAnswer = async (url, list) => {
-      const before = stack.cpuMs();
-      const result = await load(url, list, { connections: 50 });
-      return { ...result, cpuUs: ((stack.cpuMs() - before) * 1000) / list.length };
-    };
+    const cpuPerAnswer = (url, list) => loadWithCpu(stack, url, list, { connections: 50 });
     // Rounds take turns between the two sides, each round with clients never seen before (every client's first
     // lease is in every round), and each side's best round is its figure: on this shared virtual machine the same
     // bundle's rate moved by a third from one run to the next, more than the differences measured.

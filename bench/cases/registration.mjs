@@ -5,7 +5,7 @@
 // over three tokens so that no caller passes its own share (150).
 
 import { seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
-import { interleavedIp, load } from "../lib/load.mjs";
+import { interleavedIp, load, loadWithCpu } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
 import { startFleetAndBare } from "../lib/stack.mjs";
 
@@ -125,13 +125,7 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
       else await warmFleet();
       await load(stack.urls.bare, requestsFor(warmPart, { bare: true, ipBase }), { connections: 10, expect: 201 });
       ipBase += warmCount;
-      // workerd's CPU per registration beside the rate (every workerd thread: the worker, the local D1 and the
-      // limiter objects; not the load generator): steadier than the rate on this shared machine.
-      const run = async (url, list) => {
-        const before = stack.cpuMs();
-        const result = await load(url, list, { connections: CONNECTIONS, expect: 201 });
-        return { ...result, cpuUs: ((stack.cpuMs() - before) * 1000) / list.length };
-      };
+      const run = (url, list) => loadWithCpu(stack, url, list, { connections: CONNECTIONS, expect: 201 });
       const project = await run(stack.urls.fleet, requestsFor(measured, { bare: false, ipBase }));
       const bare = await run(stack.urls.bare, requestsFor(measured, { bare: true, ipBase }));
       const guarded = floor ? await run(stack.urls.bare, requestsFor(measured, { guarded: true, ipBase })) : undefined;

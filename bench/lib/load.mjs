@@ -55,6 +55,16 @@ export async function load(url, requests, { connections = 50, expect = 200, amou
   };
 }
 
+/**
+ * `load`, with workerd's CPU per request beside the rate (`stack.cpuMs()`: every workerd thread, the worker and
+ * its local D1 and objects, not the load generator): steadier than the rate on a shared machine.
+ */
+export async function loadWithCpu(stack, url, requests, options) {
+  const before = stack.cpuMs();
+  const result = await load(url, requests, options);
+  return { ...result, cpuUs: ((stack.cpuMs() - before) * 1000) / requests.length };
+}
+
 /** A short warm-up so first-request costs (isolate start, noble precomputes, DO creation) are not measured. */
 export async function warm(url, requests, connections = 4) {
   await load(url, requests, { connections, expect: 0 });

@@ -9,4 +9,4 @@ export { loadSigningKey } from "../shared/crypto/signing-key";
 export { signedAttestations } from "../test/harness/attestations";
 export { action, delegation } from "../test/helpers/envelopes";
 export { newWallet, type Wallet } from "../test/helpers/wallet";
-export { eventPayload } from "../workers/fleet/src/registry/store";
+export { eventPayload } from "../workers/fleet/src/webhooks/event-body";

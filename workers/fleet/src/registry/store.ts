@@ -19,23 +19,6 @@ import { allHold, type Condition, notRegistered, refuseFailing } from "./conditi
 export type EnvelopeRow = typeof envelopes.$inferSelect;
 export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt">;
 
-/** Envelope kind labels in delivery bodies (service-spec Events: e.g. `agent-action`). */
-export const KIND_LABEL: Record<string, string> = {
-  delegation: "agent-delegation",
-  subdelegation: "agent-subdelegation",
-  action: "agent-action",
-  revocation: "agent-revocation",
-  pledge: "pledge",
-  outcome: "pledge-outcome",
-  abandonment: "pledge-abandonment",
-};
-
-/** The delivery body `{id, project_id, kind, envelope, delegation_id?}`, with the envelope's bytes embedded as is. */
-export function eventPayload(row: NewEnvelope): string {
-  const head = `{"id":"${row.id}","project_id":"${row.projectId}","kind":"${KIND_LABEL[row.kind]}","envelope":${row.body}`;
-  return row.kind === "action" ? `${head},"delegation_id":"${row.delegationId}"}` : `${head}}`;
-}
-
 const ENVELOPE_COLUMNS = Object.keys(getTableColumns(envelopes)) as (keyof EnvelopeRow)[];
 
 /** Every column of the envelopes table, absent ones null: the row as stored, without reading it back. */

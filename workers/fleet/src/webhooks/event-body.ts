@@ -4,7 +4,24 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes, outbox } from "../../../../shared/db/schema";
-import { eventPayload } from "../registry/store";
+import type { NewEnvelope } from "../registry/store";
+
+/** Envelope kind labels in delivery bodies (service-spec Events: e.g. `agent-action`). */
+export const KIND_LABEL: Record<string, string> = {
+  delegation: "agent-delegation",
+  subdelegation: "agent-subdelegation",
+  action: "agent-action",
+  revocation: "agent-revocation",
+  pledge: "pledge",
+  outcome: "pledge-outcome",
+  abandonment: "pledge-abandonment",
+};
+
+/** The delivery body `{id, project_id, kind, envelope, delegation_id?}`, with the envelope's bytes embedded as is. */
+export function eventPayload(row: NewEnvelope): string {
+  const head = `{"id":"${row.id}","project_id":"${row.projectId}","kind":"${KIND_LABEL[row.kind]}","envelope":${row.body}`;
+  return row.kind === "action" ? `${head},"delegation_id":"${row.delegationId}"}` : `${head}}`;
+}
 
 /** The body of event `eventId`, or undefined when the event (or its envelope) is gone. One read. */
 export async function eventBody(db: Db, eventId: string): Promise<string | undefined> {

@@ -43,7 +43,7 @@ async function waitFor(url, logFile) {
 }
 
 /** Starts scripts/dev.mjs once on a fresh state folder; its output goes to `logFile`. */
-function spawnStack({ auth, fleet, authInspector, fleetInspector, stateDir, env }, logFile) {
+function spawnStack({ auth, fleet, authInspector, fleetInspector, stateDir, env, authOrigin, fleetOrigin }, logFile) {
   rmSync(path.join(root, stateDir), { recursive: true, force: true });
   mkdirSync(path.dirname(logFile), { recursive: true });
   const out = openSync(logFile, "w");
@@ -58,8 +58,8 @@ function spawnStack({ auth, fleet, authInspector, fleetInspector, stateDir, env 
       INSPECTOR_PORT_AUTH: String(authInspector),
       INSPECTOR_PORT_FLEET: String(fleetInspector),
       STATE_DIR: stateDir,
-      AUTH_ORIGIN: `http://localhost:${auth}`,
-      FLEET_ORIGIN: `http://localhost:${fleet}`,
+      AUTH_ORIGIN: authOrigin,
+      FLEET_ORIGIN: fleetOrigin,
       ...env,
     },
   });
@@ -85,7 +85,7 @@ export async function startStack({ auth, fleet, authInspector, fleetInspector, s
   const authOrigin = `http://localhost:${auth}`;
   const fleetOrigin = `http://localhost:${fleet}`;
   const logFile = path.join(root, `${stateDir}.log`);
-  const options = { auth, fleet, authInspector, fleetInspector, stateDir, env };
+  const options = { auth, fleet, authInspector, fleetInspector, stateDir, env, authOrigin, fleetOrigin };
   for (let attempt = 1; ; attempt++) {
     const stop = spawnStack(options, logFile);
     try {

@@ -43,10 +43,11 @@ app.post("/insert", async (c) => {
 });
 
 /**
- * The writes of a registration and nothing else (an experiment's floor, not a row's baseline): the product's batch
- * in plain SQL, one round trip. The event row is inserted only while the token is live, the project writable, the
- * parent delegation active and the envelope new; the envelope and its log leaf only with that event row. No body
- * validation, no signature, no limiter, no ORM: what D1 costs for the route's own statements.
+ * The writes of a registration and nothing else (an experiment's floor, not a row's baseline): the product's
+ * statement in plain SQL, one round trip. The envelope is inserted only while the token is live, the project
+ * writable, the parent delegation active and the envelope new; it carries an event id, so the database's trigger
+ * writes its event and log leaf in the same statement. No body validation, no signature, no limiter: what D1 costs
+ * for the route's own writes.
  */
 app.post("/insert-guarded", async (c) => {
   const input = await c.req.json<{
@@ -58,46 +59,25 @@ app.post("/insert-guarded", async (c) => {
     agent: { address: string };
     content?: { hash?: string; length?: number; mime?: string };
   };
-  const body = JSON.stringify(e);
   const now = Date.now();
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
-  const leaf = new Uint8Array([0, ...new TextEncoder().encode(body)]);
-  const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", leaf))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
   const g = input.guard;
-  const written = "exists (select 1 from outbox where id = ?)";
-  const [, inserted] = await c.env.DB.batch([
-    c.env.DB.prepare(
-      `INSERT INTO outbox (id, project_id, event_type, envelope_id, payload, endpoint_id, created_at, fanned_out_at)
-       SELECT ?, ?, 'action.registered', ?, '', NULL, ?, NULL
-       WHERE exists (select 1 from api_tokens join members on members.project_id = api_tokens.project_id
-           and members.address = api_tokens.created_by and members.role = 'owner'
-           where api_tokens.id = ? and api_tokens.revoked_at is null and api_tokens.expires_at > ?)
-         AND exists (select 1 from projects where id = ? and archived_at is null)
-         AND exists (select 1 from envelopes where project_id = ? and id = ? and kind = 'delegation' and status = 'active')
-         AND not exists (select 1 from envelopes where project_id = ? and id = ?)`,
-    ).bind(
-      eventId,
+  const { results } = await c.env.DB.prepare(
+    `INSERT INTO envelopes (project_id, id, kind, body, agent_address, signer_address, delegation_id, scope_exercised,
+       content_hash, content_length, content_mime, signed_at, created_at, event_id)
+     SELECT ?, ?, 'action', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+     WHERE exists (select 1 from api_tokens join members on members.project_id = api_tokens.project_id
+         and members.address = api_tokens.created_by and members.role = 'owner'
+         where api_tokens.id = ? and api_tokens.revoked_at is null and api_tokens.expires_at > ?)
+       AND exists (select 1 from projects where id = ? and archived_at is null)
+       AND exists (select 1 from envelopes where project_id = ? and id = ? and kind = 'delegation' and status = 'active')
+       AND not exists (select 1 from envelopes where project_id = ? and id = ?)
+     RETURNING seq, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending`,
+  )
+    .bind(
       input.project_id,
       e.id,
-      now,
-      g.token_id,
-      now,
-      g.project_id,
-      g.project_id,
-      g.parent_id,
-      input.project_id,
-      e.id,
-    ),
-    c.env.DB.prepare(
-      `INSERT INTO envelopes (project_id, id, kind, body, agent_address, signer_address, delegation_id, scope_exercised,
-         content_hash, content_length, content_mime, signed_at, created_at)
-       SELECT ?, ?, 'action', ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${written} RETURNING seq`,
-    ).bind(
-      input.project_id,
-      e.id,
-      body,
+      JSON.stringify(e),
       e.agent?.address ?? null,
       e.agent?.address ?? null,
       e.delegation_id ?? null,
@@ -108,13 +88,17 @@ app.post("/insert-guarded", async (c) => {
       e.signed_at ?? null,
       now,
       eventId,
-    ),
-    c.env.DB.prepare(
-      `INSERT INTO log_leaves (project_id, idx, envelope_id, hash)
-       SELECT ?, coalesce((select max(idx) + 1 from log_leaves where project_id = ?), 0), ?, ? WHERE ${written}`,
-    ).bind(input.project_id, input.project_id, e.id, hash, eventId),
-  ]);
-  if (!inserted?.results?.length) return c.json({ ok: false, reason: "not_inserted" }, 409);
+      g.token_id,
+      now,
+      g.project_id,
+      g.project_id,
+      g.parent_id,
+      input.project_id,
+      e.id,
+      input.project_id,
+    )
+    .all();
+  if (!results.length) return c.json({ ok: false, reason: "not_inserted" }, 409);
   return c.json({ ok: true, id: e.id }, 201);
 });
 

@@ -166,6 +166,11 @@ export const envelopes = sqliteTable(
     swearer: text("swearer"),
     outcome: text("outcome"),
     createdAt: integer("created_at").notNull(),
+    /**
+     * The registration's event (outbox.id). Set by a registration's insert: the `envelopes_registered` trigger
+     * (d1-migrations/0009) then writes that event and the log leaf in the same statement. Null for rows from before.
+     */
+    eventId: text("event_id"),
   },
   (t) => [
     uniqueIndex("envelopes_project_id").on(t.projectId, t.id),

@@ -47,7 +47,6 @@ async function expirePledges(db: Db, now: number): Promise<number> {
           signerAddress: "deterministic",
           signedAt: outcome.envelope.resolved_at,
         },
-        "pledge.outcome",
         {
           conditions: [envelopeIn(row.projectId, pledge.id, ["pledge"], "pending", "pledge_not_pending")],
           also: pledgeMovesTo(db, row.projectId, pledge.id, "expired_unresolved"),

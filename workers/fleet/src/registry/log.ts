@@ -1,6 +1,7 @@
 // Reading a project's transparency log (issue 18): its leaf hashes in order, from `log_leaves`, which registrations
-// append in their own batch (store.ts). Rows from before the log have no hash yet: it is derived here from the
-// envelope's stored bytes, once, and written back.
+// append in their own statement (the insert's trigger, d1-migrations/0009). A leaf is written without its hash
+// (SQLite has no SHA-256), as were the rows from before the log: it is derived here from the envelope's stored
+// bytes on the first read that meets it, once, and written back.
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { utf8 } from "../../../../shared/crypto/digest";

@@ -1,22 +1,19 @@
-// Registered envelopes in D1: one insert per registration, with its outbox event, its leaf in the project's log and
-// any state change in the same batch (one round trip, one transaction), conditional on what can change since the
-// request's checks, so a re-post or a lost race is refused and nothing is half stored.
+// Registered envelopes in D1: one insert per registration (its outbox event and its leaf in the project's log come
+// from the insert's trigger) with any state change in the same batch (one round trip, one transaction), conditional
+// on what can change since the request's checks, so a re-post or a lost race is refused and nothing is half stored.
 
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
-import { utf8 } from "../../../../shared/crypto/digest";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes, members, outbox } from "../../../../shared/db/schema";
 import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
-import { leafHash } from "../../../../shared/tlog/merkle";
 import type { Caller } from "../env";
 import { newId } from "../ids";
 import { notePendingEvent } from "../webhooks/after-write";
 import { allHold, type Condition, notRegistered, refuseFailing } from "./conditions";
 
 export type EnvelopeRow = typeof envelopes.$inferSelect;
-export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt">;
+export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt" | "eventId">;
 
 /** A statement to run in the registration's batch, as drizzle's builders give it (`also`). */
 export interface BatchStatement {
@@ -27,31 +24,29 @@ const ENVELOPE_COLUMNS = Object.entries(getTableColumns(envelopes));
 const ENVELOPE_KEYS = ENVELOPE_COLUMNS.map(([key]) => key) as (keyof EnvelopeRow)[];
 
 /** Every column of the envelopes table, absent ones null: the row as stored, without reading it back. */
-function fullRow(row: NewEnvelope, seq: number, createdAt: number): EnvelopeRow {
-  const values: Record<string, unknown> = { ...row, seq, createdAt };
+function fullRow(row: Inserted, seq: number): EnvelopeRow {
+  const values: Record<string, unknown> = { ...row, seq };
   return Object.fromEntries(ENVELOPE_KEYS.map((key) => [key, values[key] ?? null])) as unknown as EnvelopeRow;
 }
 
-// The batch's statements are written once, in D1's own terms: drizzle's builders cost ~300 µs of a registration's
-// CPU to build and map them (issue 19), for texts that never change. Only the conditions' part varies.
-const WRITTEN = "exists (select 1 from outbox where id = ?)";
+// The registration is one statement, written once in D1's own terms (drizzle's builders cost ~300 µs of a
+// registration's CPU to build and map texts that never change; issue 19): the envelope, inserted only while every
+// condition holds, carrying a fresh event id. The `envelopes_registered` trigger (d1-migrations/0009) writes its
+// event and its log leaf in that same statement; the event row is fanned out already when the project has no active
+// endpoint (an endpoint made later receives the events from its creation on), its payload empty (the delivery body
+// is built from the envelope row when sent, webhooks/event-body.ts), and the leaf's hash is derived on the log's
+// first read (log.ts). `pending` is the trigger's own test, read in the same statement.
 const INSERTED = ENVELOPE_COLUMNS.filter(([key]) => key !== "seq");
 const INSERT_ENVELOPE = `insert into envelopes (${INSERTED.map(([, c]) => c.name).join(", ")})
-  select ${INSERTED.map(() => "?").join(", ")} where ${WRITTEN} returning seq`;
-// Fanned out already when the project has no active endpoint at the write (nothing to deliver; an endpoint made
-// later receives the events from its creation on): the after-write sweep then finds nothing, in one read.
-// Payload empty: the delivery body is built from the envelope row when it is sent (`eventBody`,
-// webhooks/event-body.ts), so the envelope's bytes are stored once, not twice (~700 bytes a registration).
-const INSERT_EVENT = `insert into outbox (id, project_id, event_type, envelope_id, payload, created_at, fanned_out_at)
-  select ?, ?, ?, ?, '', ?, case when exists (select 1 from webhook_endpoints where project_id = ? and active = 1)
-    then null else ? end where `;
-// The envelope's leaf in its project's log, next in order, written only with the envelope (issue 18).
-const APPEND_LEAF = `insert into log_leaves (project_id, idx, envelope_id, hash)
-  select ?, coalesce((select max(idx) + 1 from log_leaves where project_id = ?), 0), ?, ? where ${WRITTEN}`;
+  select ${INSERTED.map(() => "?").join(", ")} where `;
+const RETURNING = ` returning seq, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending`;
+
+/** A row to insert: the registration's fields, its time and its event. */
+type Inserted = NewEnvelope & Pick<EnvelopeRow, "createdAt" | "eventId">;
 
 /** The envelope row's values in INSERT_ENVELOPE's order, as the driver stores them. */
-function envelopeValues(row: NewEnvelope, createdAt: number): unknown[] {
-  const values: Record<string, unknown> = { ...row, createdAt };
+function envelopeValues(row: Inserted): unknown[] {
+  const values: Record<string, unknown> = row;
   return INSERTED.map(([key, column]) => {
     const value = values[key];
     return value === undefined || value === null ? null : column.mapToDriverValue(value);
@@ -59,49 +54,40 @@ function envelopeValues(row: NewEnvelope, createdAt: number): unknown[] {
 }
 
 export interface RegisterOptions {
-  /** What must still hold when the write runs (access, the parent's state, …): checked inside the batch. */
+  /** What must still hold when the write runs (access, the parent's state, …): checked inside the statement. */
   conditions: readonly Condition[];
   /** Further writes of the same registration (a status change), each made conditional on `written`. */
   also?: (written: SQL) => BatchStatement[];
 }
 
 /**
- * Stores the envelope, its event and `also` in one batch, one round trip and one transaction. The event row is
- * written first, only if every condition holds and the envelope is not registered yet; the envelope and the
- * other writes follow only if that event row (a fresh id) exists. Nothing written: one read names the reason.
+ * Stores the envelope with its event and log leaf (one statement and its trigger), and `also`, in one batch: one
+ * round trip, one transaction. The envelope is written only if every condition holds and it is not registered yet;
+ * `also` only if this registration's event (a fresh id) exists. Nothing written: one read names the reason. The
+ * event's type follows the envelope's kind (events.ts).
  */
-export async function register(
-  db: Db,
-  row: NewEnvelope,
-  eventType: string,
-  options: RegisterOptions,
-  attempt = 1,
-): Promise<EnvelopeRow> {
+export async function register(db: Db, row: NewEnvelope, options: RegisterOptions, attempt = 1): Promise<EnvelopeRow> {
   const now = Date.now();
-  const eventId = newId("evt");
+  const stored: Inserted = { ...row, createdAt: now, eventId: newId("evt") };
   const conditions = [...options.conditions, notRegistered(row.projectId, row.id)];
   const guard = allHold(conditions);
   const d1 = db.$client;
-  const also = (options.also?.(sql`exists (select 1 from ${outbox} where ${outbox.id} = ${eventId})`) ?? []).map(
-    (statement) => {
-      const query = statement.toSQL();
-      return d1.prepare(query.sql).bind(...query.params);
-    },
-  );
-  let results: D1Result[];
+  const written = sql`exists (select 1 from ${outbox} where ${outbox.id} = ${stored.eventId})`;
+  const also = (options.also?.(written) ?? []).map((statement) => {
+    const query = statement.toSQL();
+    return d1.prepare(query.sql).bind(...query.params);
+  });
+  let inserted: { seq: number; pending: number } | undefined;
   try {
-    results = await asWriteFailure("insert_failed", () =>
-      d1.batch([
+    const [first] = await asWriteFailure("insert_failed", () =>
+      d1.batch<{ seq: number; pending: number }>([
         d1
-          .prepare(`${INSERT_EVENT}${guard.text} returning fanned_out_at`)
-          .bind(eventId, row.projectId, eventType, row.id, now, row.projectId, now, ...guard.params),
-        d1.prepare(INSERT_ENVELOPE).bind(...envelopeValues(row, now), eventId),
-        d1
-          .prepare(APPEND_LEAF)
-          .bind(row.projectId, row.projectId, row.id, bytesToHex(leafHash(utf8(row.body))), eventId),
+          .prepare(`${INSERT_ENVELOPE}${guard.text}${RETURNING}`)
+          .bind(...envelopeValues(stored), ...guard.params, row.projectId),
         ...also,
       ]),
     );
+    inserted = first?.results[0];
   } catch (err) {
     const message = String(err);
     // One resolution per pledge per project (the partial unique index): a concurrent second one lost the race.
@@ -111,16 +97,14 @@ export async function register(
     if (message.includes("UNIQUE")) throw new AppError("already_registered", { detail: `${row.id} is registered` });
     throw err;
   }
-  const event = results[0]?.results[0] as { fanned_out_at: number | null } | undefined;
-  const stored = results[1]?.results[0] as { seq: number } | undefined;
-  if (stored) {
-    if (event?.fanned_out_at === null) notePendingEvent();
-    return fullRow(row, stored.seq, now);
+  if (inserted) {
+    if (inserted.pending) notePendingEvent();
+    return fullRow(stored, inserted.seq);
   }
   await refuseFailing(db, conditions);
   // Every condition holds again (a state that changed and changed back between the two round trips): try once more.
   if (attempt > 1) throw new Error(`registration of ${row.id} wrote nothing while every condition held`);
-  return register(db, row, eventType, options, attempt + 1);
+  return register(db, row, options, attempt + 1);
 }
 
 export async function findEnvelope(

@@ -66,7 +66,7 @@ for (const federation of [false, true]) {
       if (!parsed.ok) refuse(parsed);
       mustHold(checkDelegationSession(parsed, sessionAddress));
       mustHold(verifyEnvelopeSignatures(parsed));
-      const row = await register(db, grantRow(input.project_id, raw, parsed, 0), "delegation.registered", {
+      const row = await register(db, grantRow(input.project_id, raw, parsed, 0), {
         conditions,
       });
       return c.json({ ok: true as const, delegation: envelopeView(row) }, 201);
@@ -108,12 +108,9 @@ agentRoutes.openapi(
     const parentDepth = parent.row.depth ?? 0;
     mustHold(checkSubdelegation(parsed, parent.grant, { parentStatus: parent.status, parentDepth, now: Date.now() }));
     mustHold(verifyEnvelopeSignatures(parsed));
-    const row = await register(
-      db,
-      grantRow(input.project_id, raw, parsed, parentDepth + 1),
-      "subdelegation.registered",
-      { conditions: [...conditions, ...parent.conditions] },
-    );
+    const row = await register(db, grantRow(input.project_id, raw, parsed, parentDepth + 1), {
+      conditions: [...conditions, ...parent.conditions],
+    });
     return c.json({ ok: true as const, subdelegation: envelopeView(row) }, 201);
   },
 );
@@ -185,7 +182,6 @@ agentRoutes.openapi(
         contentMime: a.content_mime,
         signedAt: a.signed_at,
       },
-      "action.registered",
       { conditions: [...conditions, ...delegation.conditions] },
     );
     return c.json({ ok: true as const, action: envelopeView(row) }, 201);

@@ -51,7 +51,6 @@ async function resolvePledge<P extends ParsedOutcome | ParsedAbandonment>(
     parse: (json: unknown) => Promise<P | { ok: false; reason: Reason; detail: string }>;
     check: (parsed: P, pledge: PledgeEnvelope, status: PledgeStatus, now: number) => RuleCheck;
     row: (parsed: P) => Omit<NewEnvelope, "projectId" | "body" | "id">;
-    event: string;
   },
 ) {
   const input = (c.req.valid as (t: "json") => { project_id: string; envelope: Record<string, unknown> })("json");
@@ -66,7 +65,6 @@ async function resolvePledge<P extends ParsedOutcome | ParsedAbandonment>(
   return register(
     db,
     { ...steps.row(parsed), projectId: input.project_id, id: parsed.id, body: raw, pledgeId },
-    steps.event,
     {
       conditions: [...conditions, ...stillIn(cited.row, "pledge_not_pending")],
       also: pledgeMovesTo(db, input.project_id, pledgeId, next.status),
@@ -107,7 +105,6 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
           const o = flatFields(parsed);
           return { kind: "outcome", outcome: o.outcome, signerAddress: o.resolved_by, signedAt: o.resolved_at };
         },
-        event: "pledge.outcome",
       });
       return c.json({ ok: true as const, outcome: envelopeView(row) }, 201);
     },
@@ -141,7 +138,6 @@ for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as 
           const a = flatFields(parsed);
           return { kind: "abandonment", signerAddress: a.signer_address, reason: a.reason, signedAt: a.abandoned_at };
         },
-        event: "pledge.abandoned",
       });
       return c.json({ ok: true as const, abandonment: envelopeView(row) }, 201);
     },

@@ -79,7 +79,6 @@ pledgeRoutes.openapi(
         issuedAt: p.sworn_at,
         expiresAt: p.expires_at,
       },
-      "pledge.registered",
       { conditions },
     );
     return c.json({ ok: true as const, pledge: envelopeView(row) }, 201);

@@ -96,7 +96,6 @@ revocationRoutes.openapi(
         reason: r.reason,
         signedAt: r.signed_at,
       },
-      "revocation.registered",
       { conditions: [...conditions, ...target.conditions], also: revokeTree(db, input.project_id, target.grant.id) },
     );
     return c.json({ ok: true as const, revocation: envelopeView(row) }, 201);

@@ -123,6 +123,7 @@ export async function bip322({ fx, bundles, ms, tries, coldRuns, log }) {
       `${p}/verify?curve=wasm&kind=${kind}`,
       `${p}/verify?curve=noble&kind=${kind}`,
       `${r}/verify?kind=${kind}`,
+      `${p}/verify?curve=wasm&kind=${kind}&keys=kept`,
     ]);
     const ops = ["ecdsa", "schnorr", "recover"].flatMap((op) => ["wasm", "noble"].map((curve) => `${curve} ${op}`));
     const measured = await rates(
@@ -131,11 +132,11 @@ export async function bip322({ fx, bundles, ms, tries, coldRuns, log }) {
       { ms, tries },
     );
     KINDS.forEach((kind, i) => {
-      const [wasm, noble, reference] = measured.slice(3 * i, 3 * i + 3);
+      const [wasm, noble, reference, wasmKept] = measured.slice(4 * i, 4 * i + 4);
       log(
-        `bip322 ${kind}: wasm ${wasm.toFixed(0)}/s, noble ${noble.toFixed(0)}/s, bip322-js ${reference.toFixed(0)}/s`,
+        `bip322 ${kind}: wasm ${wasm.toFixed(0)}/s (key seen before ${wasmKept.toFixed(0)}/s), noble ${noble.toFixed(0)}/s, bip322-js ${reference.toFixed(0)}/s`,
       );
-      rows.push({ kind, wasm, noble, reference });
+      rows.push({ kind, wasm, noble, reference, wasmKept });
     });
     ops.forEach((name, i) => {
       floor[name] = measured[urls.length + i];

@@ -6,6 +6,7 @@ import { verifyMessageSignature } from "../../shared/bitcoin/bip322";
 import type { Secp256k1Backend } from "../../shared/bitcoin/curve";
 import { nobleSecp256k1 } from "../../shared/bitcoin/curve-noble";
 import { wasmSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
+import { forgetUncompressedKeys } from "../../shared/bitcoin/secp256k1-wasm";
 
 interface Env {
   /** [{kind, address, message, signature}] */
@@ -43,18 +44,26 @@ export default {
     const pick = curves[url.searchParams.get("curve") ?? ""];
     if (!pick) return new Response("curve: wasm or noble", { status: 400 });
     let ok = 0;
+    // Each verify meets its key for the first time, as a sign-in does, unless `keys=kept` (an agent's next action):
+    // the wasm curve keeps the uncompressed form of the keys it has seen (secp256k1-wasm.ts).
+    const forget = url.searchParams.get("keys") === "kept" ? () => {} : forgetUncompressedKeys;
     if (url.pathname === "/verify") {
       const kind = url.searchParams.get("kind");
       const items = (JSON.parse(env.SIGNATURES) as Signed[]).filter((s) => s.kind === kind);
       if (items.length === 0) return new Response("no signatures of that kind", { status: 400 });
       // The curve is touched only when n > 0, so in a fresh isolate the first such request pays its set-up.
       const curve = n > 0 ? pick() : undefined;
-      for (let i = 0; curve && i < n; i++)
+      for (let i = 0; curve && i < n; i++) {
+        forget();
         if (verifyMessageSignature(items[i % items.length] as Signed, curve).ok) ok += 1;
+      }
     } else if (url.pathname === "/floor") {
       const op = floorOp(url.searchParams.get("op") ?? "", pick(), JSON.parse(env.FLOOR) as Floor);
       if (!op) return new Response("op: ecdsa, schnorr or recover", { status: 400 });
-      for (let i = 0; i < n; i++) if (op()) ok += 1;
+      for (let i = 0; i < n; i++) {
+        forget();
+        if (op()) ok += 1;
+      }
     } else {
       return new Response("not found", { status: 404 });
     }

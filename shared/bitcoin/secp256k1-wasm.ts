@@ -14,14 +14,30 @@ interface Exports {
   verifySchnorr(): number;
   /** Reads SIGNATURE_INPUT and HASH_INPUT; writes the key, `outputLength` bytes, to PUBLIC_KEY_INPUT. */
   recover(outputLength: number, recoveryId: number): number;
+  /** Reads the key in PUBLIC_KEY_INPUT (`inputLength` bytes) and writes it back in `outputLength` bytes. */
+  pointCompress(inputLength: number, outputLength: number): void;
   HASH_INPUT: WebAssembly.Global;
   SIGNATURE_INPUT: WebAssembly.Global;
   PUBLIC_KEY_INPUT: WebAssembly.Global;
   X_ONLY_PUBLIC_KEY_INPUT: WebAssembly.Global;
 }
 
-const FUNCTIONS = ["initializeContext", "verify", "verifySchnorr", "recover"] as const;
+const FUNCTIONS = ["initializeContext", "verify", "verifySchnorr", "recover", "pointCompress"] as const;
 const BUFFERS = { HASH_INPUT: 32, SIGNATURE_INPUT: 64, PUBLIC_KEY_INPUT: 65, X_ONLY_PUBLIC_KEY_INPUT: 32 } as const;
+
+/**
+ * Compressed keys (33 bytes) this isolate has seen, uncompressed (65 bytes). A verify parses its key first, and
+ * parsing a compressed key takes a field square root (~30 µs of a ~220 µs verify in Node); an uncompressed key's
+ * parse is a curve check. An agent signs every action with one key, so its registrations after the first skip the
+ * root. The value is a pure function of the key: nothing here can be poisoned, only forgotten.
+ */
+const uncompressed = new Map<string, Uint8Array>();
+const MAX_KEYS = 4096;
+
+/** Forgets the uncompressed keys: the bench's BIP-322 row measures a key's first verify, as a sign-in is. */
+export function forgetUncompressedKeys(): void {
+  uncompressed.clear();
+}
 
 /** Thrown when the module cannot be instantiated: the verifier fails closed (no verdict without a curve). */
 export class Secp256k1UnavailableError extends Error {
@@ -96,10 +112,28 @@ function backend(wasm: Exports): Secp256k1Backend {
     return true;
   };
 
+  /** The 65-byte form of a 33-byte key, from this isolate when it has it; undefined for a key off the curve. */
+  const uncompress = (key: Uint8Array): Uint8Array | undefined => {
+    const name = String.fromCharCode(...key);
+    const known = uncompressed.get(name);
+    if (known) return known;
+    publicKey.set(key);
+    const ok = guarded(() => {
+      wasm.pointCompress(33, 65);
+      return 1;
+    });
+    if (ok !== 1) return undefined;
+    const full = publicKey.slice(0, 65);
+    if (uncompressed.size >= MAX_KEYS) uncompressed.delete(uncompressed.keys().next().value as string);
+    uncompressed.set(name, full);
+    return full;
+  };
+
   return {
-    verifyEcdsa(sig, digest, key) {
-      if (key.length !== 33 && key.length !== 65) return false;
-      if (!load(signature, sig, 64) || !load(hash, digest, 32)) return false;
+    verifyEcdsa(sig, digest, compressedOrFull) {
+      if (compressedOrFull.length !== 33 && compressedOrFull.length !== 65) return false;
+      const key = compressedOrFull.length === 33 ? uncompress(compressedOrFull) : compressedOrFull;
+      if (!key || !load(signature, sig, 64) || !load(hash, digest, 32)) return false;
       publicKey.set(key);
       // strict = 1: the caller already refused high S, and libsecp256k1's verify requires low S as well.
       return guarded(() => wasm.verify(key.length, 1)) === 1;

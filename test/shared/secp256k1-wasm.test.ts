@@ -9,7 +9,11 @@ import wasmModule from "../../node_modules/tiny-secp256k1/lib/secp256k1.wasm";
 import { nobleSecp256k1 as noble } from "../../shared/bitcoin/curve-noble";
 import { CURVE_ORDER, HALF_ORDER } from "../../shared/bitcoin/ecdsa";
 import { wasmSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
-import { instantiateSecp256k1, Secp256k1UnavailableError } from "../../shared/bitcoin/secp256k1-wasm";
+import {
+  forgetUncompressedKeys,
+  instantiateSecp256k1,
+  Secp256k1UnavailableError,
+} from "../../shared/bitcoin/secp256k1-wasm";
 
 const RUNS = { numRuns: 200 };
 const N = secp256k1.Point.Fn.ORDER;
@@ -45,6 +49,32 @@ describe("libsecp256k1 (WebAssembly) against @noble/curves", () => {
       }),
       RUNS,
     );
+  });
+
+  it("ECDSA verify with a key seen before (kept uncompressed) answers as with a new key, for any signature", () => {
+    fc.assert(
+      fc.property(secretKey, secretKey, bytes32, flip, flip, fc.boolean(), (key, other, digest, fs, fd, forget) => {
+        const pub = secp256k1.getPublicKey(key, true);
+        const good = secp256k1.sign(digest, key, { prehash: false });
+        expect(wasm.verifyEcdsa(good, digest, pub)).toBe(true); // the key is kept from here on
+        if (forget) forgetUncompressedKeys();
+        const sig = maybeFlip(good, fs);
+        const msg = maybeFlip(digest, fd);
+        expect(wasm.verifyEcdsa(sig, msg, pub)).toBe(noble.verifyEcdsa(sig, msg, pub));
+        // Another key's signature never passes under the kept key.
+        const foreign = secp256k1.sign(digest, other, { prehash: false });
+        expect(wasm.verifyEcdsa(foreign, digest, pub)).toBe(noble.verifyEcdsa(foreign, digest, pub));
+      }),
+      RUNS,
+    );
+  });
+
+  it("a compressed key off the curve is refused each time, and is not kept", () => {
+    const offCurve = Uint8Array.of(0x02, ...new Uint8Array(31), 0x05); // x = 5: x^3 + 7 = 132 is no square mod p
+    const sig = secp256k1.sign(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2), { prehash: false });
+    expect(noble.verifyEcdsa(sig, new Uint8Array(32).fill(1), offCurve)).toBe(false);
+    expect(wasm.verifyEcdsa(sig, new Uint8Array(32).fill(1), offCurve)).toBe(false);
+    expect(wasm.verifyEcdsa(sig, new Uint8Array(32).fill(1), offCurve)).toBe(false);
   });
 
   it("BIP-340 verify: same answer for valid signatures and for one flipped byte of signature, message or key", () => {

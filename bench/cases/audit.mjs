@@ -29,7 +29,7 @@ async function drain(stack, url, headers) {
 }
 
 export async function audit({ fx, bundles, sizes, log }) {
-  const { stack, db } = await startFleetAndBare(bundles, undefined, { inspect: true });
+  const { stack } = await startFleetAndBare(bundles, undefined, { inspect: true });
   const rows = [];
   try {
     const owner = fx.newWallet();
@@ -37,15 +37,22 @@ export async function audit({ fx, bundles, sizes, log }) {
     const d = await fx.delegation(owner, agent);
     const body = JSON.stringify((await fx.action(d.envelope.id, agent)).envelope);
     let ip = 0;
+    let first;
     for (const size of sizes) {
+      const db = await stack.db("fleet");
       const p = await seedProject(db, owner);
       await seedEnvelopes(db, p.projectId, size, body);
       if ((await countRows(db, "envelopes", "project_id = ?", p.projectId)) !== size) throw new Error("seeding");
-      const headers = () => ({ authorization: `Bearer ${p.secret}`, "cf-connecting-ip": `172.16.0.${++ip}` });
-      await drain(stack, `${stack.urls.fleet}/api/audit/export?project_id=${p.projectId}`, headers()); // warm
+      first ??= p;
+      const headers = (q) => ({ authorization: `Bearer ${q.secret}`, "cf-connecting-ip": `172.16.0.${++ip}` });
+      // Every size is measured in a fresh workerd warmed by the same request (the smallest project's export), so
+      // the isolate's heap before the measured export is the same at every size: what the export itself holds is
+      // the difference, not the garbage of the sizes before it.
+      await stack.restart();
+      await drain(stack, `${stack.urls.fleet}/api/audit/export?project_id=${first.projectId}`, headers(first)); // warm
       const exportUrl = `${stack.urls.fleet}/api/audit/export?project_id=${p.projectId}`;
-      const project = await drainWatched(stack, "fleet", exportUrl, headers());
-      const bare = await drainWatched(stack, "bare", `${stack.urls.bare}/select?project_id=${p.projectId}`, headers());
+      const project = await drainWatched(stack, "fleet", exportUrl, headers(p));
+      const bare = await drainWatched(stack, "bare", `${stack.urls.bare}/select?project_id=${p.projectId}`, headers(p));
       // ndjson: one line per envelope plus the manifest line.
       if (project.lines !== size + 1 || bare.lines !== size)
         throw new Error(`line counts ${project.lines} ${bare.lines}`);

@@ -91,21 +91,32 @@ export async function startStack(workers, exposed, { quiet = true, inspect = fal
       ? { ...w, unsafeDirectSockets: [{ host: "127.0.0.1", port: ++port, entrypoint: undefined }] }
       : w,
   );
-  const mf = new Miniflare({
+  const options = {
     host: "127.0.0.1",
     port: FIRST_PORT,
     log: new Log(quiet ? LogLevel.ERROR : LogLevel.INFO),
     ...(inspect && { inspectorPort: INSPECTOR_PORT }),
     workers: withSockets,
-  });
+  };
+  const mf = new Miniflare(options);
   await mf.ready;
   const urls = {};
   for (const name of exposed) urls[name] = (await mf.unsafeGetDirectURL(name)).toString().replace(/\/$/, "");
-  const pid = childWorkerdPid();
+  let pid = childWorkerdPid();
   return {
     mf,
     urls,
-    pid,
+    get pid() {
+      return pid;
+    },
+    /**
+     * A fresh workerd with the same workers and the same storage (miniflare keeps it until `dispose`): every isolate
+     * starts again, with nothing left of what earlier requests allocated.
+     */
+    async restart() {
+      await mf.setOptions(options);
+      pid = childWorkerdPid();
+    },
     db: (worker) => mf.getD1Database("DB", worker),
     /** Resets the peak-RSS counter (VmHWM) of the workerd process. */
     resetPeak() {

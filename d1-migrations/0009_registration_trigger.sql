@@ -1,13 +1,14 @@
 ALTER TABLE `envelopes` ADD `event_id` text;--> statement-breakpoint
 -- Issue 19: a registration is one guarded INSERT into envelopes, carrying its event's id; this trigger writes, in
--- that same statement, the event (the webhook outbox row) and the envelope's leaf in its project's log. The event
--- row is written already fanned out when the project has no active endpoint (nothing to deliver). The leaf's hash
+-- that same statement, the envelope's leaf in its project's log and, when the project has an active webhook
+-- endpoint, the event (the webhook outbox row) that will be delivered to it. A project without one has nothing to
+-- deliver and no event is kept (an endpoint made later receives the events from its creation on). The leaf's hash
 -- is derived from the stored bytes on the log's first read (registry/log.ts), as for rows from before the log.
 -- The event types are the registry's (workers/fleet/src/registry/events.ts, held to this by a test).
 CREATE TRIGGER `envelopes_registered` AFTER INSERT ON `envelopes` WHEN NEW.`event_id` IS NOT NULL
 BEGIN
   INSERT INTO `outbox` (`id`, `project_id`, `event_type`, `envelope_id`, `payload`, `created_at`, `fanned_out_at`)
-  VALUES (
+  SELECT
     NEW.`event_id`,
     NEW.`project_id`,
     CASE NEW.`kind`
@@ -18,9 +19,8 @@ BEGIN
     NEW.`id`,
     '',
     NEW.`created_at`,
-    CASE WHEN EXISTS (SELECT 1 FROM `webhook_endpoints` WHERE `project_id` = NEW.`project_id` AND `active` = 1)
-      THEN NULL ELSE NEW.`created_at` END
-  );
+    NULL
+  WHERE EXISTS (SELECT 1 FROM `webhook_endpoints` WHERE `project_id` = NEW.`project_id` AND `active` = 1);
   INSERT INTO `log_leaves` (`project_id`, `idx`, `envelope_id`, `hash`)
   VALUES (
     NEW.`project_id`,

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createOutcomeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
 import { pledge } from "../helpers/envelopes";
-import { FleetClient, signedIn } from "../helpers/fleet";
+import { FleetClient, signedIn, subscribed } from "../helpers/fleet";
 import { newWallet, type Wallet } from "../helpers/wallet";
 
 async function project(owner: FleetClient, name: string) {
@@ -61,6 +61,7 @@ describe("attack: concurrent outcomes for one pledge", () => {
     const counterparty = newWallet();
     const owner = await signedIn(swearer.address);
     const projectId = await project(owner, "race");
+    await subscribed(owner, projectId); // so the race's event is kept, and counted below
     const p = await pledge(swearer, counterparty);
     await owner.call("POST", "/api/pledges", { project_id: projectId, envelope: p.envelope });
     const outcomes = await Promise.all(

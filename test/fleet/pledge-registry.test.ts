@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createAbandonmentEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
 import { keptOutcome, pledge } from "../helpers/envelopes";
-import { FleetClient, signedIn } from "../helpers/fleet";
+import { FleetClient, signedIn, subscribed } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
 
 async function setup() {
@@ -42,6 +42,7 @@ describe("pledges", () => {
 
   it("an outcome by the counterparty moves pending → kept; a second one is 409 pledge_not_pending", async () => {
     const { swearer, counterparty, owner, projectId } = await setup();
+    await subscribed(owner, projectId); // so the events are kept, and listed below
     const p = await pledge(swearer, counterparty);
     await owner.call("POST", "/api/pledges", { project_id: projectId, envelope: p.envelope });
     const kept = await keptOutcome(p.id, counterparty);

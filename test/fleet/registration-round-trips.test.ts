@@ -115,10 +115,10 @@ async function project() {
 
 async function stored(projectId: string, id: string) {
   const row = await env.DB.prepare(
-    "SELECT (SELECT count(*) FROM envelopes WHERE project_id = ?1 AND id = ?2) AS envelopes, (SELECT count(*) FROM outbox WHERE project_id = ?1 AND envelope_id = ?2) AS events",
+    "SELECT (SELECT count(*) FROM envelopes WHERE project_id = ?1 AND id = ?2) AS envelopes, (SELECT count(*) FROM log_leaves WHERE project_id = ?1 AND envelope_id = ?2) AS leaves",
   )
     .bind(projectId, id)
-    .first<{ envelopes: number; events: number }>();
+    .first<{ envelopes: number; leaves: number }>();
   return row;
 }
 
@@ -168,13 +168,13 @@ describe("registration round trips", () => {
     expect(res.calls, res.calls.join("\n")).toHaveLength(2);
   });
 
-  it("a re-post is 409 already_registered after one more read, and stores no second event", async () => {
+  it("a re-post is 409 already_registered after one more read, and stores nothing more", async () => {
     const p = await project();
     const one = await action(p.grant.id, p.agent);
     await post(p.token, "/api/actions", { project_id: p.projectId, envelope: one.envelope });
     const again = await post(p.token, "/api/actions", { project_id: p.projectId, envelope: one.envelope });
     expect(again).toMatchObject({ status: 409, reason: "already_registered" });
-    expect(await stored(p.projectId, one.id)).toEqual({ envelopes: 1, events: 1 });
+    expect(await stored(p.projectId, one.id)).toEqual({ envelopes: 1, leaves: 1 });
   });
 });
 
@@ -195,7 +195,7 @@ describe("what the write re-checks, after this isolate kept the delegation and t
     const next = await action(p.grant.id, p.agent);
     const res = await post(caller, "/api/actions", { project_id: p.projectId, envelope: next.envelope });
     expect({ status: res.status, reason: res.reason }).toEqual({ status, reason });
-    expect(await stored(p.projectId, next.id)).toEqual({ envelopes: 0, events: 0 });
+    expect(await stored(p.projectId, next.id)).toEqual({ envelopes: 0, leaves: 0 });
   }
 
   it("a delegation revoked since (as another isolate would): 409 delegation_inactive, then read afresh", async () => {

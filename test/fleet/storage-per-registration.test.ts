@@ -1,6 +1,7 @@
 // The capacity model's storage figure (docs/scale.md): bytes the database grows by per registered action, the
-// envelope row, its outbox event and every index included, read from D1's own `size_after`. The bound keeps the
-// model honest: a change that makes a registration much larger fails here and must update docs/scale.md.
+// envelope row, its log leaf and every index included (no outbox event: the project has no endpoint), read from
+// D1's own `size_after`. The bound keeps the model honest: a change that makes a registration much larger fails
+// here and must update docs/scale.md.
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
 import { action, delegation } from "../helpers/envelopes";

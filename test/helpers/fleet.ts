@@ -76,3 +76,16 @@ export async function ownerWithProject(name = "Test project") {
   if (res.status !== 201) throw new Error(`project create: ${res.status} ${JSON.stringify(res.body)}`);
   return { owner, projectId: res.body.project.id };
 }
+
+/**
+ * Subscribes the project to every event at the test receiver (which answers 2xx): a registration keeps its outbox
+ * event only when the project has an active endpoint to deliver it to (d1-migrations/0009).
+ */
+export async function subscribed(owner: FleetClient, projectId: string): Promise<void> {
+  const res = await owner.call("POST", "/api/webhooks/endpoints", {
+    project_id: projectId,
+    url: `${env.TEST_RECEIVER as string}/ok/${randomHex(8)}`,
+    event_types: ["*"],
+  });
+  if (res.status !== 201) throw new Error(`endpoint create: ${res.status} ${JSON.stringify(res.body)}`);
+}

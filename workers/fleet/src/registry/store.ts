@@ -4,7 +4,7 @@
 
 import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../../shared/db/client";
-import { envelopes, members, outbox } from "../../../../shared/db/schema";
+import { envelopes, members } from "../../../../shared/db/schema";
 import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
 import type { Caller } from "../env";
@@ -31,11 +31,11 @@ function fullRow(row: Inserted, seq: number): EnvelopeRow {
 
 // The registration is one statement, written once in D1's own terms (drizzle's builders cost ~300 µs of a
 // registration's CPU to build and map texts that never change; issue 19): the envelope, inserted only while every
-// condition holds, carrying a fresh event id. The `envelopes_registered` trigger (d1-migrations/0009) writes its
-// event and its log leaf in that same statement; the event row is fanned out already when the project has no active
-// endpoint (an endpoint made later receives the events from its creation on), its payload empty (the delivery body
-// is built from the envelope row when sent, webhooks/event-body.ts), and the leaf's hash is derived on the log's
-// first read (log.ts). `pending` is the trigger's own test, read in the same statement.
+// condition holds, carrying a fresh event id. The `envelopes_registered` trigger (d1-migrations/0009) writes its log
+// leaf in that same statement, and its event when the project has an active webhook endpoint (a project without one
+// has nothing to deliver; an endpoint made later receives the events from its creation on). The event's payload is
+// empty (the delivery body is built from the envelope row when sent, webhooks/event-body.ts) and the leaf's hash is
+// derived on the log's first read (log.ts). `pending` is the trigger's own test, read in the same statement.
 const INSERTED = ENVELOPE_COLUMNS.filter(([key]) => key !== "seq");
 const INSERT_ENVELOPE = `insert into envelopes (${INSERTED.map(([, c]) => c.name).join(", ")})
   select ${INSERTED.map(() => "?").join(", ")} where `;
@@ -63,7 +63,7 @@ export interface RegisterOptions {
 /**
  * Stores the envelope with its event and log leaf (one statement and its trigger), and `also`, in one batch: one
  * round trip, one transaction. The envelope is written only if every condition holds and it is not registered yet;
- * `also` only if this registration's event (a fresh id) exists. Nothing written: one read names the reason. The
+ * `also` only if this registration's row (its fresh event id) exists. Nothing written: one read names the reason. The
  * event's type follows the envelope's kind (events.ts).
  */
 export async function register(db: Db, row: NewEnvelope, options: RegisterOptions, attempt = 1): Promise<EnvelopeRow> {
@@ -72,7 +72,9 @@ export async function register(db: Db, row: NewEnvelope, options: RegisterOption
   const conditions = [...options.conditions, notRegistered(row.projectId, row.id)];
   const guard = allHold(conditions);
   const d1 = db.$client;
-  const written = sql`exists (select 1 from ${outbox} where ${outbox.id} = ${stored.eventId})`;
+  // This registration's row (the fresh event id tells it from a concurrent registration of the same envelope).
+  const written = sql`exists (select 1 from ${envelopes} where ${envelopes.projectId} = ${row.projectId}
+    and ${envelopes.id} = ${row.id} and ${envelopes.eventId} = ${stored.eventId})`;
   const also = (options.also?.(written) ?? []).map((statement) => {
     const query = statement.toSQL();
     return d1.prepare(query.sql).bind(...query.params);

@@ -1,5 +1,6 @@
 // Load on loopback with autocannon. Each request is taken from one shared queue (setupRequest), so every request
 // of the run is distinct even across connections; throughput counts only the expected status, never a 429.
+import http from "node:http";
 import autocannon from "autocannon";
 
 /**
@@ -88,6 +89,32 @@ const percentile = (sorted, p) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
 
 /**
+ * Connections the open-loop sender keeps to the server at most. Without a bound, a server that falls behind gets
+ * a new connection for every waiting request: at 500/s for a minute that passed workerd's open-file limit and
+ * crashed it (`accept: Too many open files`). Past the bound, requests wait in the sender's queue, and their
+ * latency (taken from when each was due) shows it, as it would for clients queued in front of a busy server.
+ */
+const OPEN_LOOP_CONNECTIONS = 512;
+const openLoopAgent = new http.Agent({ keepAlive: true, maxSockets: OPEN_LOOP_CONNECTIONS });
+
+/** One request through the bounded agent: its status, once the body is read. */
+function send(url, r) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${url}${r.path}`,
+      { method: r.method, headers: r.headers, agent: openLoopAgent },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(r.body);
+  });
+}
+
+/**
  * Open-loop load: request i is sent at start + i / rate seconds whether or not earlier ones were answered (the
  * way independent clients arrive), so a server that falls behind shows it as growing latency, not as a slower
  * sender. `lagMs`: how long after the last request was sent the last answer came.
@@ -104,9 +131,8 @@ export async function openLoad(url, requests, { rate, expect = 200 }) {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = performance.now();
     try {
-      const res = await fetch(`${url}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
-      await res.arrayBuffer();
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      const status = await send(url, r);
+      statuses[status] = (statuses[status] ?? 0) + 1;
     } catch {
       errors += 1;
     }

@@ -23,6 +23,9 @@ export interface BatchStatement {
 const ENVELOPE_COLUMNS = Object.entries(getTableColumns(envelopes));
 const ENVELOPE_KEYS = ENVELOPE_COLUMNS.map(([key]) => key) as (keyof EnvelopeRow)[];
 
+/** A row to insert: the registration's fields, its time and its event. */
+type Inserted = NewEnvelope & Pick<EnvelopeRow, "createdAt" | "eventId">;
+
 /** Every column of the envelopes table, absent ones null: the row as stored, without reading it back. */
 function fullRow(row: Inserted, seq: number): EnvelopeRow {
   const values: Record<string, unknown> = { ...row, seq };
@@ -40,9 +43,6 @@ const INSERTED = ENVELOPE_COLUMNS.filter(([key]) => key !== "seq");
 const INSERT_ENVELOPE = `insert into envelopes (${INSERTED.map(([, c]) => c.name).join(", ")})
   select ${INSERTED.map(() => "?").join(", ")} where `;
 const RETURNING = ` returning seq, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending`;
-
-/** A row to insert: the registration's fields, its time and its event. */
-type Inserted = NewEnvelope & Pick<EnvelopeRow, "createdAt" | "eventId">;
 
 /** The envelope row's values in INSERT_ENVELOPE's order, as the driver stores them. */
 function envelopeValues(row: Inserted): unknown[] {

@@ -97,19 +97,23 @@ const percentile = (sorted, p) =>
 const OPEN_LOOP_CONNECTIONS = 512;
 const openLoopAgent = new http.Agent({ keepAlive: true, maxSockets: OPEN_LOOP_CONNECTIONS });
 
-/** One request through the bounded agent: its status, once the body is read. */
-function send(url, r) {
+/**
+ * One request through the bounded agent: its status, once the body is read. A kept-alive connection the server
+ * closed while idle fails the request written to it before the server read a byte (Node's `reusedSocket` race):
+ * that request is sent once more on a new connection. Any other failure is the request's.
+ */
+function send(url, r, again = true) {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${url}${r.path}`,
-      { method: r.method, headers: r.headers, agent: openLoopAgent },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
+    const options = { method: r.method, headers: r.headers, agent: openLoopAgent };
+    const req = http.request(`${url}${r.path}`, options, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+      res.on("error", reject);
+    });
+    req.on("error", (err) => {
+      if (again && req.reusedSocket && err.code === "ECONNRESET") send(url, r, false).then(resolve, reject);
+      else reject(err);
+    });
     req.end(r.body);
   });
 }
@@ -121,6 +125,7 @@ function send(url, r) {
  */
 export async function openLoad(url, requests, { rate, expect = 200 }) {
   const statuses = {};
+  const errorKinds = {};
   const latencies = [];
   let errors = 0;
   let lastAnswer = 0;
@@ -133,8 +138,10 @@ export async function openLoad(url, requests, { rate, expect = 200 }) {
     try {
       const status = await send(url, r);
       statuses[status] = (statuses[status] ?? 0) + 1;
-    } catch {
+    } catch (err) {
       errors += 1;
+      const kind = err?.code ?? err?.message ?? String(err);
+      errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
     }
     lastAnswer = performance.now();
     latencies.push(lastAnswer - sent);
@@ -148,6 +155,7 @@ export async function openLoad(url, requests, { rate, expect = 200 }) {
     ok,
     sent: requests.length,
     errors,
+    ...(errors ? { errorKinds } : {}),
     statuses,
     seconds,
     okPerSecond: ok / seconds,

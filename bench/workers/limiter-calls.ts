@@ -1,3 +1,4 @@
+// The loop behind bench/limiter-calls.mjs: `?op=id|stub|lease|same&n=` runs one limiter step `n` times.
 import { READ_RULE } from "../../shared/rate-limit/rules";
 import { limiterFor } from "../../shared/rate-limit/shards";
 

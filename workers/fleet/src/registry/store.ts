@@ -72,13 +72,17 @@ export async function register(db: Db, row: NewEnvelope, options: RegisterOption
   const conditions = [...options.conditions, notRegistered(row.projectId, row.id)];
   const guard = allHold(conditions);
   const d1 = db.$client;
-  // This registration's row (the fresh event id tells it from a concurrent registration of the same envelope).
-  const written = sql`exists (select 1 from ${envelopes} where ${envelopes.projectId} = ${row.projectId}
-    and ${envelopes.id} = ${row.id} and ${envelopes.eventId} = ${stored.eventId})`;
-  const also = (options.also?.(written) ?? []).map((statement) => {
-    const query = statement.toSQL();
-    return d1.prepare(query.sql).bind(...query.params);
-  });
+  // `also` waits on this registration's row (the fresh event id tells it from a concurrent registration of the same
+  // envelope). Built only when there is an `also`: an action has none, and this is drizzle's builder again.
+  const also: D1PreparedStatement[] = [];
+  if (options.also) {
+    const written = sql`exists (select 1 from ${envelopes} where ${envelopes.projectId} = ${row.projectId}
+      and ${envelopes.id} = ${row.id} and ${envelopes.eventId} = ${stored.eventId})`;
+    for (const statement of options.also(written)) {
+      const query = statement.toSQL();
+      also.push(d1.prepare(query.sql).bind(...query.params));
+    }
+  }
   let inserted: { seq: number; pending: number } | undefined;
   try {
     const [first] = await asWriteFailure("insert_failed", () =>

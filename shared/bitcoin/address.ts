@@ -1,8 +1,8 @@
 // Bitcoin address decoding (base58check P2PKH/P2SH, BIP-173 bech32 and BIP-350 bech32m segwit)
 // into type, network and scriptPubKey. Returns a result object; never throws for bad input.
 
-import { sha256 } from "@noble/hashes/sha2.js";
 import { bech32, bech32m, createBase58check } from "@scure/base";
+import { sha256 } from "./hash";
 
 export type AddressType = "p2pkh" | "p2sh" | "p2wpkh" | "p2wsh" | "p2tr" | "witness_unknown";
 export type BitcoinNetwork = "mainnet" | "testnet" | "regtest";
@@ -40,7 +40,8 @@ const BASE58_VERSIONS = new Map<number, { type: "p2pkh" | "p2sh"; network: Bitco
   [0xc4, { type: "p2sh", network: "testnet" }],
 ]);
 
-const base58check = createBase58check(sha256);
+// Through hash.ts's sha256 on each call (not a reference taken now): libsecp256k1's once the module is up.
+const base58check = createBase58check((data: Uint8Array) => sha256(data));
 
 export function decodeAddress(address: string): DecodeAddressResult {
   if (typeof address !== "string" || address.length === 0 || address.length > MAX_ADDRESS_LENGTH) {

@@ -2,8 +2,7 @@
 // their hashes byte by byte: the to_spend txid, and to_sign's signature hash for input 0 under legacy P2PKH,
 // BIP-143 (segwit v0) and BIP-341 (taproot key path). Hand-written because a general transaction builder cost more
 // than the curve itself once the curve moved to WebAssembly; the tests hold each hash to @scure/btc-signer's.
-import { sha256 } from "@noble/hashes/sha2.js";
-import { compactSize, concatBytes, sha256d, taggedHash, utf8 } from "./hash";
+import { compactSize, concatBytes, sha256, sha256d, taggedHash, utf8 } from "./hash";
 
 export const BIP322_TAG = "BIP0322-signed-message";
 export const OP_RETURN_SCRIPT = Uint8Array.of(0x6a);

@@ -1,6 +1,6 @@
 // The libsecp256k1 module for Node, where `.wasm` cannot be imported but compiling bytes is allowed: stands in for
 // secp256k1-module.ts in the Node test project (vitest alias) and in the kit build (esbuild plugin), which serve
-// the `oc` CLI and Node integrators. Reads tiny-secp256k1's file synchronously, so the verifier stays synchronous.
+// the `oc` CLI and Node integrators. Reads wasm/secp256k1.wasm synchronously, so the verifier stays synchronous.
 import type { Secp256k1Backend } from "./curve";
 import { instantiateSecp256k1, Secp256k1UnavailableError } from "./secp256k1-wasm";
 
@@ -26,11 +26,12 @@ function compile(): WebAssembly.Module {
   const builtin = process?.getBuiltinModule;
   if (!builtin) throw new Secp256k1UnavailableError("libsecp256k1: needs Node 20.16+ (process.getBuiltinModule)");
   try {
-    // The package's exports map hides lib/secp256k1.wasm: resolve its CommonJS entry (lib/cjs/) and step up.
-    const entry = builtin("node:module")
+    // Found through this package's own exports ("open-oc/secp256k1.wasm"), which resolve from any file inside it:
+    // this source, the kit's bundles in .build/kit/ (also where a site installed the package), the scripts' bundles.
+    const path = builtin("node:module")
       .createRequire(import.meta.url)
-      .resolve("tiny-secp256k1");
-    const file = new URL("../secp256k1.wasm", builtin("node:url").pathToFileURL(entry));
+      .resolve("open-oc/secp256k1.wasm");
+    const file = builtin("node:url").pathToFileURL(path);
     return new (WebAssembly.Module as unknown as ModuleFromBytes)(builtin("node:fs").readFileSync(file));
   } catch (cause) {
     throw new Secp256k1UnavailableError("libsecp256k1 (WebAssembly) could not be read or compiled", { cause });

@@ -2,10 +2,10 @@
 // plugin and the esbuild bundles (loader "copy" plus a CompiledWasm module rule) all hand a `.wasm` import over as a
 // compiled WebAssembly.Module. Node cannot import `.wasm`: the Node test project and the kit build swap this file
 // for secp256k1-module.node.ts, which compiles the same bytes.
-// The path goes into node_modules because tiny-secp256k1's package exports do not expose the file.
-import wasm from "../../node_modules/tiny-secp256k1/lib/secp256k1.wasm";
+
 import type { Secp256k1Backend } from "./curve";
 import { instantiateSecp256k1 } from "./secp256k1-wasm";
+import wasm from "./wasm/secp256k1.wasm";
 
 let instance: Secp256k1Backend | undefined;
 

@@ -27,6 +27,19 @@ const VECTOR = {
     "AkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI=",
 };
 
+describe("the committed build", () => {
+  it("is the file its README names by SHA-256 (scripts/build-secp256k1-wasm.sh rebuilds it byte for byte)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { createHash } = await import("node:crypto");
+    const dir = new URL("../../shared/bitcoin/wasm/", import.meta.url);
+    const readme = readFileSync(new URL("README.md", dir), "utf8");
+    const digest = createHash("sha256")
+      .update(readFileSync(new URL("secp256k1.wasm", dir)))
+      .digest("hex");
+    expect(readme).toContain(`\`${digest}\``);
+  });
+});
+
 describe("libsecp256k1 instantiation fails closed", () => {
   it("a module without the build's exports (an empty module) is refused at instantiation", () => {
     // (cast: the workers' types, also loaded here, declare WebAssembly.Module without a constructor)

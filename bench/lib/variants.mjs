@@ -1,14 +1,20 @@
 // Sources that replace a product module in an experiment build (`buildVariant`): each takes one part of a hot path
 // out, so what that part costs is the difference it makes. Never what a row's figure is measured on.
 
-/** `shared/rate-limit/middleware.ts` with no limit at all: every request passes, no lease, no object. */
+/**
+ * `shared/rate-limit/middleware.ts` with no limit at all: every request passes, no lease, no object. A check hit
+ * still answers synchronously with RateLimit headers (a constant admission), as the product's hits mostly do.
+ */
 export const NO_LIMITER = {
   "shared/rate-limit/middleware.ts": `
     import type { MiddlewareHandler } from "hono";
     export const rateLimit = (): MiddlewareHandler => async (_c, next) => { await next(); };
     export async function takeNamed() { return undefined; }
     export async function limitRequest() { return undefined; }
+    export const takeLeased = () => ({ allowed: true, remaining: 59, retryAfterMs: 0, resetMs: 60_000 });
     export const rateLimitHeaders = () => [];
+    export const rateLimitPolicy = () => "60;w=60";
+    export const rateLimitValue = () => "limit=60, remaining=59, reset=60";
   `,
 };
 

@@ -50,18 +50,24 @@ async function leaseOnce(
   }
 }
 
+/** The IETF RateLimit-Policy header's value for a rule: the same on every answer of the route. */
+export function rateLimitPolicy(rule: BucketRule): string {
+  return `${rule.capacity};w=${Math.round(rule.windowMs / 1000)}`;
+}
+
+/** The IETF RateLimit header's value for one decision. */
+export function rateLimitValue(rule: BucketRule, decision: Pick<Admission, "remaining" | "resetMs">): string {
+  return `limit=${rule.capacity}, remaining=${decision.remaining}, reset=${Math.ceil(decision.resetMs / 1000)}`;
+}
+
 /** The IETF RateLimit headers of a decision, as name-value pairs (a Response can take them in its constructor). */
 export function rateLimitHeaders(
   rule: BucketRule,
   decision: Pick<Admission, "remaining" | "resetMs">,
 ): [string, string][] {
-  const windowSeconds = Math.round(rule.windowMs / 1000);
   return [
-    ["RateLimit-Policy", `${rule.capacity};w=${windowSeconds}`],
-    [
-      "RateLimit",
-      `limit=${rule.capacity}, remaining=${decision.remaining}, reset=${Math.ceil(decision.resetMs / 1000)}`,
-    ],
+    ["RateLimit-Policy", rateLimitPolicy(rule)],
+    ["RateLimit", rateLimitValue(rule, decision)],
   ];
 }
 
@@ -100,6 +106,15 @@ export async function takeNamed(
     });
   }
   return decision;
+}
+
+/**
+ * A token for one request from the lease this isolate holds on the caller's bucket of the route: no call, no await.
+ * Undefined when none is held here, or the bucket is known empty: then `limitRequest` decides (and nothing was spent).
+ */
+export function takeLeased(options: RateLimitOptions, request: Request): Admission | undefined {
+  const decision = book?.take(`${options.bucket}|${clientIpKey(request.headers)}`, Date.now());
+  return decision?.allowed ? decision : undefined;
 }
 
 /** A route's limit applied to one request, outside a router too: `takeNamed` for the caller's bucket of the route. */

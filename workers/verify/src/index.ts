@@ -11,7 +11,10 @@ export { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
 warmVerifier();
 
 export default {
-  async fetch(request, env, ctx) {
-    return (await answerKeptCheck(request, env)) ?? app.fetch(request, env, ctx);
+  fetch(request, env, ctx) {
+    const hit = answerKeptCheck(request, env);
+    if (hit instanceof Response) return hit;
+    if (!hit) return app.fetch(request, env, ctx);
+    return hit.then((answer) => answer ?? app.fetch(request, env, ctx));
   },
 } satisfies ExportedHandler<VerifyBindings>;

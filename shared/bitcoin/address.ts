@@ -41,14 +41,16 @@ const BASE58_VERSIONS = new Map<number, { type: "p2pkh" | "p2sh"; network: Bitco
 ]);
 
 // Through hash.ts's sha256 on each call (not a reference taken now): libsecp256k1's once the module is up.
+/** A BECH32_HRP then the separator, in either case. */
+const SEGWIT_PREFIX = /^(bc|tb|bcrt)1/i;
+
 const base58check = createBase58check((data: Uint8Array) => sha256(data));
 
 export function decodeAddress(address: string): DecodeAddressResult {
   if (typeof address !== "string" || address.length === 0 || address.length > MAX_ADDRESS_LENGTH) {
     return MALFORMED;
   }
-  const lower = address.toLowerCase();
-  const looksSegwit = [...BECH32_HRP.keys()].some((hrp) => lower.startsWith(`${hrp}1`));
+  const looksSegwit = SEGWIT_PREFIX.test(address);
   try {
     return looksSegwit ? decodeSegwit(address) : decodeBase58(address);
   } catch {

@@ -3,7 +3,8 @@
 import type { Secp256k1Backend } from "./curve";
 import { bytesEqual, compactSize, concatBytes, hash160, sha256d, utf8 } from "./hash";
 
-const MAGIC = utf8("Bitcoin Signed Message:\n");
+/** CompactSize(24) then the magic text: the first 25 bytes of every signed message. */
+const PREFIX = concatBytes(compactSize(24), utf8("Bitcoin Signed Message:\n"));
 const COMPACT_LENGTH = 65;
 // BIP-137 header: 27-30 P2PKH uncompressed, 31-34 P2PKH compressed, 35-42 segwit flavours.
 const HEADER_MIN = 27;
@@ -20,7 +21,7 @@ export function isCompactSignature(signature: Uint8Array): boolean {
 /** double-sha256("\x18Bitcoin Signed Message:\n" || varint(len) || message). */
 export function legacyMessageHash(message: string): Uint8Array {
   const body = utf8(message);
-  return sha256d(concatBytes(compactSize(MAGIC.length), MAGIC, compactSize(body.length), body));
+  return sha256d(concatBytes(PREFIX, compactSize(body.length), body));
 }
 
 /**

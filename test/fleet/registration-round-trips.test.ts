@@ -19,10 +19,9 @@ const BACKGROUND = [/from "outbox" where .*"fanned_out_at" is null/i, /^update "
 
 /**
  * The D1 binding, logging the SQL of each call that reaches the database: a statement's first/all/run/raw, a
- * batch (one call, logged by its first statement), exec.
+ * batch (one call, logged by its first statement), exec; through the binding itself or a session made from it.
  */
-function countingD1(db: D1Database) {
-  const calls: string[] = [];
+function countingD1(db: D1Database, calls: string[] = []) {
   const raw = new WeakMap<object, { statement: D1PreparedStatement; query: string }>();
   const wrap = (statement: D1PreparedStatement, query: string): D1PreparedStatement => {
     const proxy = new Proxy(statement, {
@@ -56,6 +55,11 @@ function countingD1(db: D1Database) {
           calls.push(query);
           return target.exec(query);
         };
+      }
+      // The request's D1 session (shared/db/read-replicas.ts) counts into the same log.
+      if (key === "withSession") {
+        return (constraint?: string) =>
+          countingD1(target.withSession(constraint) as unknown as D1Database, calls).binding;
       }
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;

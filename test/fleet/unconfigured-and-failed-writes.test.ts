@@ -14,7 +14,7 @@ import { newWallet } from "../helpers/wallet";
 
 const IO_ERROR = "D1_ERROR: disk I/O error: SQLITE_IOERR";
 
-/** The real D1, except that every write (a batch, or a statement's run) fails. */
+/** The real D1, except that every write (a batch, or a statement's run) fails; so does a session made from it. */
 function refusingWrites(db: D1Database): D1Database {
   const statement = (s: D1PreparedStatement): D1PreparedStatement =>
     new Proxy(s, {
@@ -29,6 +29,9 @@ function refusingWrites(db: D1Database): D1Database {
     get(target, key) {
       if (key === "prepare") return (query: string) => statement(target.prepare(query));
       if (key === "batch") return () => Promise.reject(new Error(IO_ERROR));
+      if (key === "withSession") {
+        return (constraint?: string) => refusingWrites(target.withSession(constraint) as unknown as D1Database);
+      }
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },

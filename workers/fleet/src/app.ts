@@ -1,6 +1,8 @@
-// The fleet registry: identifies the caller once, guards browser state changes (bearer calls exempt), mounts
-// each route group and the meta routes; errors rendered once.
+// The fleet registry: identifies the caller once, guards browser state changes (bearer calls exempt), runs each
+// API request on a D1 session (reads may use replicas, shared/db/read-replicas.ts), mounts each route group and the meta
+// routes; errors rendered once.
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { d1Sessions } from "../../../shared/db/read-replicas";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
@@ -37,6 +39,7 @@ export const app = new OpenAPIHono<FleetEnv>();
 app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
+app.use("/api/*", d1Sessions());
 app.use("/api/*", identifyCaller);
 app.use("/api/*", confirmRefusedAccess);
 app.use("/api/*", dispatchAfterWrite);

@@ -15,7 +15,7 @@ import { sustained } from "./cases/sustained.mjs";
 import { webhooks } from "./cases/webhooks.mjs";
 import { buildBenchWorker, buildProductWorker, buildVariant, importBenchTs, ROOT } from "./lib/build.mjs";
 import { machine, num, profileTable, table, versions } from "./lib/report.mjs";
-import { DURABLE_READS, NO_LIMITER, NO_SIGNATURE_CHECK } from "./lib/variants.mjs";
+import { DURABLE_READS, NO_D1_SESSION, NO_LIMITER, NO_SIGNATURE_CHECK } from "./lib/variants.mjs";
 
 const NAMES = ["cookie", "bip322", "registration", "sustained", "check", "audit", "webhooks"];
 const { values } = parseArgs({
@@ -165,6 +165,7 @@ if (only.includes("registration")) {
   };
   const without = await experiment("no-limiter", NO_LIMITER);
   const unverified = await experiment("no-signature-check", NO_SIGNATURE_CHECK);
+  const sessionless = await experiment("no-d1-session", NO_D1_SESSION);
   const line = (name, r) =>
     `| ${name} | ${num(r.project.okPerSecond)}/s | ${num(r.bare.okPerSecond)}/s | ${num(ratio(r.project.okPerSecond, r.bare.okPerSecond), 2)} | ${num(r.project.cpuUs)} µs | ${num(r.bare.cpuUs)} µs |`;
   details.push(
@@ -176,6 +177,7 @@ if (only.includes("registration")) {
       line("the product (the row above)", first),
       line("no rate limiter", without),
       line("no signature check (the BIP-322 verify skipped)", unverified),
+      line("no D1 session (the binding itself: the primary, no bookmark)", sessionless),
     ].join("\n"),
   );
 }

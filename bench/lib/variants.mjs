@@ -39,3 +39,14 @@ export const NO_SIGNATURE_CHECK = {
     return source.replace(head, `${head}\n  if (parsed) return { ok: true };`);
   },
 };
+
+/**
+ * No D1 session (shared/db/read-replicas.ts passes every request through on the binding itself, which D1 serves from
+ * the primary): what running each request on a session and answering with its bookmark costs a registration.
+ */
+export const NO_D1_SESSION = {
+  "shared/db/read-replicas.ts": `
+    import type { MiddlewareHandler } from "hono";
+    export const d1Sessions = (): MiddlewareHandler => async (_c, next) => { await next(); };
+  `,
+};

@@ -28,9 +28,10 @@ type SessionEnv = { Bindings: { DB?: D1Database } };
 
 export function d1Sessions(): MiddlewareHandler<SessionEnv> {
   return async (c, next) => {
-    const db = c.env.DB;
-    // No binding: the routes answer 503 database_not_configured, as before.
-    if (!db) return next();
+    // No bindings (a document-only request through app.request) or no database: the routes answer as before
+    // (503 database_not_configured where they touch it).
+    const db = c.env?.DB;
+    if (typeof db?.withSession !== "function") return next();
     const session = db.withSession(sessionStart(c.req.method, bookmarkFrom(c.req.header(BOOKMARK_HEADER))));
     // This request's bindings only: the env object itself is the isolate's, shared by concurrent requests.
     c.env = { ...c.env, DB: session as unknown as D1Database };

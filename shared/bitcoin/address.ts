@@ -40,10 +40,10 @@ const BASE58_VERSIONS = new Map<number, { type: "p2pkh" | "p2sh"; network: Bitco
   [0xc4, { type: "p2sh", network: "testnet" }],
 ]);
 
-// Through hash.ts's sha256 on each call (not a reference taken now): libsecp256k1's once the module is up.
 /** A BECH32_HRP then the separator, in either case. */
 const SEGWIT_PREFIX = /^(bc|tb|bcrt)1/i;
 
+// Through hash.ts's sha256 on each call (not a reference taken now): libsecp256k1's once the module is up.
 const base58check = createBase58check((data: Uint8Array) => sha256(data));
 
 export function decodeAddress(address: string): DecodeAddressResult {

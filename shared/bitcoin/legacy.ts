@@ -3,8 +3,9 @@
 import type { Secp256k1Backend } from "./curve";
 import { bytesEqual, compactSize, concatBytes, hash160, sha256d, utf8 } from "./hash";
 
-/** CompactSize(24) then the magic text: the first 25 bytes of every signed message. */
-const PREFIX = concatBytes(compactSize(24), utf8("Bitcoin Signed Message:\n"));
+const MAGIC = utf8("Bitcoin Signed Message:\n");
+/** The magic text's CompactSize length, then the text: how every signed message begins. */
+const PREFIX = concatBytes(compactSize(MAGIC.length), MAGIC);
 const COMPACT_LENGTH = 65;
 // BIP-137 header: 27-30 P2PKH uncompressed, 31-34 P2PKH compressed, 35-42 segwit flavours.
 const HEADER_MIN = 27;

@@ -6,6 +6,7 @@
 // Every answer carries the session's latest bookmark in `x-d1-bookmark`: a caller that sends it back with its next
 // read sees its own writes, whichever replica answers.
 import type { MiddlewareHandler } from "hono";
+import { setAnswerHeader } from "../http/answer-header";
 
 /** The header Cloudflare's own examples carry a D1 bookmark in. */
 export const BOOKMARK_HEADER = "x-d1-bookmark";
@@ -37,13 +38,6 @@ export function d1Sessions(): MiddlewareHandler<SessionEnv> {
     c.env = { ...c.env, DB: session as unknown as D1Database };
     await next();
     const bookmark = session.getBookmark();
-    if (!bookmark) return;
-    try {
-      c.res.headers.set(BOOKMARK_HEADER, bookmark);
-    } catch {
-      // An answer passed through from another worker has immutable headers: copy it once to set ours.
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set(BOOKMARK_HEADER, bookmark);
-    }
+    if (bookmark) setAnswerHeader(c, BOOKMARK_HEADER, bookmark);
   };
 }

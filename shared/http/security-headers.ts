@@ -3,6 +3,7 @@
 // inline script: page scripts are bundled modules among the static assets), `frame-ancestors 'none'` and
 // X-Frame-Options (no clickjacking of the sign-in page). A new page gets the policy without doing anything.
 import type { MiddlewareHandler } from "hono";
+import { setAnswerHeader } from "./answer-header";
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -27,11 +28,8 @@ export const ANSWER_SECURITY_HEADERS: readonly [string, string][] = [NOSNIFF, RE
 export function securityHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    // An answer passed through from another worker has immutable headers: copy it once to set ours.
-    if (!setNosniff(c.res.headers)) {
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set(...NOSNIFF);
-    }
+    // First, so that an answer with immutable headers is copied once and the rest are set on the copy.
+    setAnswerHeader(c, ...NOSNIFF);
     const headers = c.res.headers;
     if (!headers.has(REFERRER_POLICY[0])) headers.set(...REFERRER_POLICY);
     if ((headers.get("content-type") ?? "").startsWith("text/html")) {
@@ -39,14 +37,4 @@ export function securityHeaders(): MiddlewareHandler {
       headers.set("X-Frame-Options", "DENY");
     }
   };
-}
-
-/** Sets `nosniff`, or answers false when the headers are immutable (each header set is a call into the runtime). */
-function setNosniff(headers: Headers): boolean {
-  try {
-    headers.set(...NOSNIFF);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,0 +1,12 @@
+// Setting a header on a middleware's answer after the route made it. An answer passed through from another worker
+// (a service binding's fetch) has immutable headers: it is copied once, then set.
+import type { Context } from "hono";
+
+export function setAnswerHeader(c: Context, name: string, value: string): void {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set(name, value);
+  }
+}

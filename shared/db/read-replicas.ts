@@ -3,8 +3,9 @@
 // - a read (GET, HEAD) may be answered by a replica at least as new as the bookmark the caller sends in
 //   `x-d1-bookmark`, or by any replica when it sends none;
 // - anything else starts at the primary, so the conditions a write is checked against are the latest state.
-// Every answer carries the session's latest bookmark in `x-d1-bookmark`: a caller that sends it back with its next
-// read sees its own writes, whichever replica answers.
+// Every answer to a request that touched the database carries the session's latest bookmark in `x-d1-bookmark`
+// (a session that ran no query has none): a caller that sends it back with its next read sees its own writes,
+// whichever replica answers.
 import type { MiddlewareHandler } from "hono";
 import { setAnswerHeader } from "../http/answer-header";
 

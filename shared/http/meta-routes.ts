@@ -11,7 +11,11 @@ export const EXPLORER_ASSETS = "/api-explorer/assets";
 
 const Health = z.object({ ok: z.literal(true), service: z.string(), time: z.string() }).openapi("Health");
 const OpenApiDocument = z
-  .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.object({}) })
+  .object({
+    openapi: z.string(),
+    info: z.object({ title: z.string(), version: z.string(), description: z.string().optional() }),
+    paths: z.object({}),
+  })
   .passthrough()
   .openapi("OpenAPIDocument");
 const Reason = z.object({
@@ -41,7 +45,7 @@ export function explorerPage(title: string): string {
 
 export function mountMetaRoutes<E extends Env>(
   app: OpenAPIHono<E>,
-  service: { name: string; title: string; version: string },
+  service: { name: string; title: string; version: string; description?: string },
 ) {
   app.openapi(
     createRoute({
@@ -74,7 +78,11 @@ export function mountMetaRoutes<E extends Env>(
       // The generator's type leaves `paths` optional; it always writes them.
       document ??= app.getOpenAPI31Document({
         openapi: "3.1.0",
-        info: { title: service.title, version: service.version },
+        info: {
+          title: service.title,
+          version: service.version,
+          ...(service.description !== undefined && { description: service.description }),
+        },
       }) as z.infer<typeof OpenApiDocument>;
       c.header("Access-Control-Allow-Origin", "*");
       c.header("Cache-Control", `public, max-age=${OPENAPI_MAX_AGE_SECONDS}`);

@@ -7,7 +7,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import { BOOKMARK_HEADER, bookmarkFrom, sessionStart } from "../../shared/db/read-replicas";
 import { app } from "../../workers/fleet/src/app";
-import { FLEET, ownerWithProject, signedIn } from "../helpers/fleet";
+import { FLEET, FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 const SAMPLE = `0000007b-0000b26e-00001538-${"0c3e87bb".repeat(4)}`;
@@ -69,6 +69,12 @@ describe("where a request's session starts", () => {
 });
 
 describe("bookmarks on the answers", () => {
+  it("the OpenAPI description says how the header works", async () => {
+    const res = await new FleetClient().fetch("/api/openapi");
+    const document = (await res.json()) as { info: { description?: string } };
+    expect(document.info.description).toContain(BOOKMARK_HEADER);
+  });
+
   it("a write answers with a bookmark; a read sent with it sees the write and answers with one at least as new", async () => {
     const { owner } = await ownerWithProject("Before");
     const created = await owner.fetch("/api/projects", { method: "POST", json: { name: "Read your writes" } });
@@ -84,6 +90,12 @@ describe("bookmarks on the answers", () => {
     const after = read.headers.get(BOOKMARK_HEADER) ?? "";
     expect(after).toMatch(BOOKMARK);
     expect(after >= written).toBe(true);
+  });
+
+  it("a request refused before any query answers without one: its session has no bookmark to give", async () => {
+    const anonymous = await new FleetClient().fetch("/api/projects");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.has(BOOKMARK_HEADER)).toBe(false);
   });
 
   it("a refused request and a read with a malformed bookmark still answer as before, with a bookmark", async () => {

@@ -68,5 +68,14 @@ for (const group of [
 ]) {
   app.route("/", group);
 }
-mountMetaRoutes(app, { name: "fleet", title: "Fleet registry API", version: "0.1.0" });
+mountMetaRoutes(app, {
+  name: "fleet",
+  title: "Fleet registry API",
+  version: "0.1.0",
+  description:
+    "Every request runs on a D1 session (read replication). An answer to a request that read or wrote the " +
+    "database carries its bookmark in the `x-d1-bookmark` header; send it back on a GET to read your own writes " +
+    "from whichever replica answers. Reads without one may be served by any replica; other methods start at the " +
+    "primary.",
+});
 installErrorHandling(app);

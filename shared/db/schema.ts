@@ -171,6 +171,12 @@ export const envelopes = sqliteTable(
      * (d1-migrations/0009) then writes that event and the log leaf in the same statement. Null for rows from before.
      */
     eventId: text("event_id"),
+    /**
+     * The RFC 9162 leaf hash of `body`, hex, computed by the registration (the worker has the bytes; SQLite has no
+     * SHA-256): the `envelopes_registered` trigger copies it into the envelope's `log_leaves` row in the same
+     * statement (d1-migrations/0010). Null for rows from before; their leaves are hashed by the cron.
+     */
+    leafHash: text("leaf_hash"),
   },
   (t) => [
     uniqueIndex("envelopes_project_id").on(t.projectId, t.id),
@@ -220,6 +226,9 @@ export const logLeaves = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.idx] }),
     uniqueIndex("log_leaves_envelope").on(t.projectId, t.envelopeId),
+    // The leaves still to hash (rows from before registrations carried their hash): the cron's bounded slices and
+    // a log read's "hashed prefix" find them without scanning the hashed ones.
+    index("log_leaves_unhashed").on(t.projectId, t.idx).where(sql`hash is null`),
   ],
 );
 
@@ -251,6 +260,8 @@ export const webhookEndpoints = sqliteTable(
     // A rolled secret's predecessor, sealed the same way, and until when deliveries also carry its signature.
     previousSecretSealed: text("previous_secret_sealed"),
     previousSecretUntil: integer("previous_secret_until"),
+    /** When the endpoint was last paused (kept after it resumes: recovering the pause's events starts there). */
+    pausedAt: integer("paused_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -289,16 +300,32 @@ export const webhookDeliveries = sqliteTable(
 // ---- auth host: email codes, OAuth, Connect ----
 
 /**
- * One live email code per address, stored only as HMAC(EMAIL_CODE_KEY, email‖code) (DECISIONS 8). Failures are
- * counted per address and survive a resend (better-auth #11162); they reset an hour after the first one.
+ * Email sign-in codes, one per browser that asked (issue 26, refining DECISIONS 10): `id` is the attempt, which that
+ * browser holds in the `oc_email_code` cookie and which is inside the code's MAC, HMAC(EMAIL_CODE_KEY,
+ * email‖attempt‖code). Wrong tries count per attempt and survive a resend from the same browser (better-auth
+ * #11162); an attempt lives an hour from its start (`created_at`), its code 10 minutes from its last send.
  */
-export const emailCodes = sqliteTable("email_codes", {
+export const emailCodes = sqliteTable(
+  "email_codes",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    codeMac: text("code_mac").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    failures: integer("failures").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("email_codes_email").on(t.email, t.createdAt)],
+);
+
+/**
+ * The per-address backstop over every attempt: wrong codes for an address in the window that opened with the first
+ * of them (`since`); past the limit, the address is locked until `since` plus the window, a time the answer states.
+ */
+export const emailCodeFailures = sqliteTable("email_code_failures", {
   email: text("email").primaryKey(),
-  codeMac: text("code_mac").notNull(),
-  expiresAt: integer("expires_at").notNull(),
   failures: integer("failures").notNull(),
-  failuresSince: integer("failures_since"),
-  createdAt: integer("created_at").notNull(),
+  since: integer("since").notNull(),
 });
 
 /** OAuth authorization requests in flight: single use (deleted when the callback consumes them), 10 minutes. */

@@ -30,6 +30,9 @@ export default defineConfig(async () => {
   // The fleet's own key (audit bundles), published in the auth host's JWKS beside the session keys.
   const fleetKey = generateSigningJwk();
   const { d: _fleetSecret, ...fleetPublic } = fleetKey;
+  // A session key the auth host rotated to after the fleet's AUTH_PUBLIC_KEYS was written: only its JWKS has it.
+  const rotatedKey = generateSigningJwk();
+  const { d: _rotatedSecret, ...rotatedPublic } = rotatedKey;
   // A real local OpenID Connect provider: the generic OIDC provider, and GitHub and Google pointed at it.
   const oidc = await startOidc({ unref: true });
   // A Resend-compatible mail API for the email-code and contact routes.
@@ -100,13 +103,36 @@ export default defineConfig(async () => {
     BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
     AUTH_PUBLIC_KEYS: JSON.stringify([signingPublic, retiredPublic]),
     FLEET_SIGNING_KEY: JSON.stringify(fleetKey),
+    /** Signs cookies with the rotated key (test/fleet/session-key-rotation.test.ts). */
+    TEST_ROTATED_SIGNING_KEY: JSON.stringify(rotatedKey),
   };
-  // The fleet's AUTH binding: /api/auth/* is forwarded there; a stub shows the forwarding without a second D1.
+  // The fleet's AUTH binding: /api/auth/* is forwarded there; a stub shows the forwarding without a second D1. It
+  // answers the JWKS the auth host publishes after a rotation (the rotated key first, then the keys it still
+  // publishes, the fleet's audit key marked as such) and counts those reads (GET /__test/jwks-reads); anything else
+  // is 401.
   const authStub = {
     name: "auth",
     modules: true,
-    script:
-      "export default { fetch: (r) => Response.json({ ok: false, reason: 'not_authenticated', via: 'auth', path: new URL(r.url).pathname }, { status: 401 }) }",
+    bindings: {
+      JWKS: JSON.stringify({
+        keys: [
+          ...[rotatedPublic, signingPublic, retiredPublic].map((k) => ({ ...k, oc_use: "session" })),
+          { ...fleetPublic, oc_use: "audit" },
+        ],
+      }),
+    },
+    script: `let reads = 0;
+export default {
+  fetch(r, env) {
+    const path = new URL(r.url).pathname;
+    if (r.method === "GET" && path === "/api/auth/jwks") {
+      reads += 1;
+      return new Response(env.JWKS, { headers: { "content-type": "application/json" } });
+    }
+    if (r.method === "GET" && path === "/__test/jwks-reads") return Response.json({ reads });
+    return Response.json({ ok: false, reason: "not_authenticated", via: "auth", path }, { status: 401 });
+  },
+};`,
     compatibilityDate: COMPATIBILITY_DATE,
   };
   const verifyAux = {

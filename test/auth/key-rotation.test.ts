@@ -1,14 +1,18 @@
 // Session-key rotation with overlap (issue 18): `npm run keys -- rotate session`'s configuration applied while a
 // load of verifications runs through the kit's verifier against this host's JWKS: 0 failures, before, across and
 // after the switch; a retired key leaves the JWKS at its `oc_retire_at` by itself, and never shows that member.
+// Security review 2, item 8: the fleet's AUTH_PUBLIC_KEYS that rotate prints, and `keys retire <kid>` taking a
+// compromised key out of the JWKS at once (never the signing key, an audit key or a kid the list lacks).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { rotateSessionKey } from "../../scripts/lib/key-rotation.mjs";
-import { type SessionSubject, signSessionToken } from "../../shared/auth/session-token";
+import { retireSessionKey, rotateSessionKey } from "../../scripts/lib/key-rotation.mjs";
+import { configuredSessionKeys } from "../../shared/auth/jwks-keys";
+import { type SessionSubject, signSessionToken, verifySessionToken } from "../../shared/auth/session-token";
 import { loadSigningKey } from "../../shared/crypto/signing-key";
 import { createSessionVerifier } from "../../shared/kit/consumer/session-verifier";
 import { DAY } from "../../shared/time";
 import { app } from "../../workers/auth/src/app";
+import { verificationKeys } from "../../workers/auth/src/session-context";
 import { AUTH_ORIGIN } from "../helpers/browser";
 
 type Env = typeof env & { AUTH_SIGNING_KEY: string; AUTH_PREVIOUS_KEYS?: string };
@@ -36,6 +40,8 @@ async function mintWith(config: Env, n: number): Promise<string> {
   const now = Date.now();
   return signSessionToken(subject(n), key, { issuer: AUTH_ORIGIN, now, expiresAt: now + DAY });
 }
+
+const publicOf = ({ kty, crv, x, kid }: { kty: string; crv: string; x: string; kid: string }) => ({ kty, crv, x, kid });
 
 const jwksOf = async (config: Env) =>
   (await (await app.request("/.well-known/jwks.json", {}, config)).json()) as { keys: Record<string, unknown>[] };
@@ -76,12 +82,6 @@ describe("session-key rotation", () => {
   it("a retired key leaves the JWKS at its oc_retire_at; the member itself is never published", async () => {
     const base = env as Env;
     const [leaving, staying] = await Promise.all([newPrivateJwk(), newPrivateJwk()]);
-    const publicOf = ({ kty, crv, x, kid }: { kty: string; crv: string; x: string; kid: string }) => ({
-      kty,
-      crv,
-      x,
-      kid,
-    });
     const config: Env = {
       ...base,
       AUTH_PREVIOUS_KEYS: JSON.stringify([
@@ -93,5 +93,77 @@ describe("session-key rotation", () => {
     expect(keys.map((k) => k.kid)).toContain(staying.kid);
     expect(keys.map((k) => k.kid)).not.toContain(leaving.kid);
     expect(keys.every((k) => !("oc_retire_at" in k))).toBe(true);
+  });
+});
+
+describe("the fleet's AUTH_PUBLIC_KEYS and keys retire", () => {
+  it("rotate session: the fleet's value is the new key, then AUTH_PREVIOUS_KEYS with the same oc_retire_at", async () => {
+    const base = env as Env;
+    const older = { ...publicOf(await newPrivateJwk()), oc_retire_at: new Date(Date.now() + DAY).toISOString() };
+    const rotated = rotateSessionKey({
+      signingKey: base.AUTH_SIGNING_KEY,
+      previousKeys: JSON.stringify([older]),
+      fresh: await newPrivateJwk(),
+    });
+    const fleet = JSON.parse(rotated.fleetPublicKeys) as Record<string, string>[];
+    const previous = JSON.parse(rotated.secrets.AUTH_PREVIOUS_KEYS) as Record<string, string>[];
+    expect(fleet.map((k) => k.kid)).toEqual([rotated.newKid, rotated.oldKid, older.kid]);
+    expect(fleet.slice(1)).toEqual(previous);
+    expect(fleet.every((k) => !("d" in k))).toBe(true);
+    // The fleet holds what the auth host's JWKS holds for sessions after the rotation.
+    const config: Env = { ...base, ...rotated.secrets };
+    expect(configuredSessionKeys(rotated.fleetPublicKeys)).toEqual(await verificationKeys(config));
+  });
+
+  it("retire: the kid leaves AUTH_PREVIOUS_KEYS, the JWKS and the host's own verification at once", async () => {
+    const base = env as Env;
+    const [compromised, staying] = await Promise.all([newPrivateJwk(), newPrivateJwk()]);
+    const retireAt = new Date(Date.now() + 30 * DAY).toISOString();
+    const before: Env = {
+      ...base,
+      AUTH_PREVIOUS_KEYS: JSON.stringify([
+        { ...publicOf(compromised), oc_retire_at: retireAt },
+        { ...publicOf(staying), oc_retire_at: retireAt },
+      ]),
+    };
+    const token = await mintWith({ ...before, AUTH_SIGNING_KEY: JSON.stringify(compromised) }, 7);
+    const verifies = async (config: Env) =>
+      (await verifySessionToken(token, await verificationKeys(config), { issuer: AUTH_ORIGIN, now: Date.now() })).ok;
+    expect(await verifies(before)).toBe(true);
+
+    const retired = retireSessionKey({
+      signingKey: base.AUTH_SIGNING_KEY,
+      previousKeys: before.AUTH_PREVIOUS_KEYS,
+      kid: compromised.kid,
+    });
+    const after: Env = { ...before, ...retired.secrets };
+    expect(JSON.parse(retired.secrets.AUTH_PREVIOUS_KEYS)).toEqual([{ ...publicOf(staying), oc_retire_at: retireAt }]);
+    const kids = (await jwksOf(after)).keys.map((k) => k.kid);
+    expect(kids).not.toContain(compromised.kid);
+    expect(kids).toContain(staying.kid);
+    expect(await verifies(after)).toBe(false);
+    expect(configuredSessionKeys(retired.fleetPublicKeys)).toEqual(await verificationKeys(after));
+  });
+
+  it("retire refuses the current signing key, an audit key and a kid AUTH_PREVIOUS_KEYS lacks, in one line each", async () => {
+    const base = env as Env;
+    const current = JSON.parse(base.AUTH_SIGNING_KEY) as { kid: string };
+    const previous = await newPrivateJwk();
+    const audit = await newPrivateJwk();
+    const retire = (kid: string) => () =>
+      retireSessionKey({
+        signingKey: base.AUTH_SIGNING_KEY,
+        previousKeys: JSON.stringify([publicOf(previous)]),
+        publishedKeys: JSON.stringify([publicOf(audit)]),
+        kid,
+      });
+    expect(retire(current.kid)).toThrow(/is the current AUTH_SIGNING_KEY: rotate first/);
+    expect(retire(audit.kid)).toThrow(/is an audit key: it stays published/);
+    expect(retire("no-such-kid")).toThrow(
+      `no session key no-such-kid in AUTH_PREVIOUS_KEYS (it holds: ${previous.kid})`,
+    );
+    for (const kid of [current.kid, audit.kid, "no-such-kid"]) {
+      expect(() => retire(kid)()).toThrow(/^[^\n]+$/);
+    }
   });
 });

@@ -35,8 +35,11 @@ export class FleetClient {
   }
 }
 
-/** A client signed in as a fresh (or given) Bitcoin address. */
-export async function signedIn(address: string = newWallet().address): Promise<FleetClient> {
+/** A client signed in as a fresh (or given) Bitcoin address; `signingKey` signs its cookie instead of the test key. */
+export async function signedIn(
+  address: string = newWallet().address,
+  options: { signingKey?: string } = {},
+): Promise<FleetClient> {
   const id = randomHex(16);
   const didOc = `did:oc:${id}`;
   const now = Date.now();
@@ -56,16 +59,19 @@ export async function signedIn(address: string = newWallet().address): Promise<F
   ]);
   const client = new FleetClient();
   client.address = address;
-  client.cookie = await mintToken({
-    sub: id,
-    did_oc: didOc,
-    jti,
-    display_name: null,
-    primary_btc: address,
-    display_identity: { kind: "btc", value: address },
-    step_up_at: null,
-    sudo_at: null,
-  });
+  client.cookie = await mintToken(
+    {
+      sub: id,
+      did_oc: didOc,
+      jti,
+      display_name: null,
+      primary_btc: address,
+      display_identity: { kind: "btc", value: address },
+      step_up_at: null,
+      sudo_at: null,
+    },
+    options,
+  );
   return client;
 }
 

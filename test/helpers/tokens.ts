@@ -16,9 +16,13 @@ export function encodePart(value: unknown): string {
   return base64urlnopad.encode(new TextEncoder().encode(JSON.stringify(value)));
 }
 
-export async function mintToken(subject: SessionSubject, options: { now?: number; expiresAt?: number } = {}) {
+/** `signingKey`: a private JWK's JSON to sign with instead of the test AUTH_SIGNING_KEY (a rotated key). */
+export async function mintToken(
+  subject: SessionSubject,
+  options: { now?: number; expiresAt?: number; signingKey?: string } = {},
+) {
   const now = options.now ?? Date.now();
-  const key = await loadSigningKey(env.AUTH_SIGNING_KEY as string);
+  const key = await loadSigningKey(options.signingKey ?? (env.AUTH_SIGNING_KEY as string));
   return signSessionToken(subject, key, { issuer: AUTH_ORIGIN, now, expiresAt: options.expiresAt ?? now + DAY });
 }
 

@@ -7,31 +7,17 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { resolveSession } from "../../../shared/auth/current-session";
 import { sha256Hex } from "../../../shared/crypto/digest";
-import { type PublicJwk, parsePreviousKeys, sessionKeysOf } from "../../../shared/crypto/signing-key";
 import { orm } from "../../../shared/db/client";
 import { apiTokens, members } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
-import type { Caller, FleetBindings, FleetEnv } from "./env";
+import { sessionKeys } from "./auth-keys";
+import type { Caller, FleetEnv } from "./env";
 import { TOKEN_SECRET } from "./ids";
 import { isGuardedWrite } from "./registry/guarded-writes";
 import { storedScope } from "./roles";
 
 /** `last_used_at` is written at most this often per token, after the answer (never on the request path). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
-
-/** How long this isolate keeps the auth host's JWKS before reading it again (the JWKS's own max-age). */
-const JWKS_TTL_MS = 5 * 60 * 1000;
-let jwksCache: { keys: PublicJwk[]; at: number } | undefined;
-
-async function authKeys(env: FleetBindings, now: number): Promise<PublicJwk[]> {
-  if (env.AUTH_PUBLIC_KEYS) return parsePreviousKeys(env.AUTH_PUBLIC_KEYS);
-  if (jwksCache && now - jwksCache.at < JWKS_TTL_MS) return jwksCache.keys;
-  const res = await env.AUTH.fetch(new Request(`${env.AUTH_ORIGIN}/api/auth/jwks`));
-  if (!res.ok) throw new AppError("unauthenticated", { detail: "auth host keys unavailable" });
-  const body = (await res.json()) as { keys?: unknown };
-  jwksCache = { keys: sessionKeysOf(body.keys), at: now };
-  return jwksCache.keys;
-}
 
 function bearer(c: Context): string | undefined {
   const header = c.req.header("authorization");
@@ -120,9 +106,9 @@ export const identifyCaller: MiddlewareHandler<FleetEnv> = async (c, next) => {
   if (secret) {
     caller = await tokenCaller(c, secret, now);
   } else if (c.req.header("cookie")) {
-    const db = orm(c.env.DB);
-    const current = await resolveSession(db, c.req.header("cookie"), {
-      keys: await authKeys(c.env, now),
+    const cookie = c.req.header("cookie");
+    const current = await resolveSession(orm(c.env.DB), cookie, {
+      keys: await sessionKeys(c.env, cookie, now),
       issuer: c.env.AUTH_ORIGIN,
       now,
     });

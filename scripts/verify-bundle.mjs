@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Checks a downloaded audit bundle offline: the manifest's Ed25519 signature against the published JWKS (a URL or
-// a saved file), the sha256 of every byte before the manifest, then every envelope's id and signature again.
+// Checks a downloaded audit bundle offline: the manifest's Ed25519 signature against the published JWKS's audit keys
+// (a URL or a saved file), the sha256 of every byte before the manifest, then every envelope's id and signature again.
 // The same check as `oc bundle verify` (shared/kit/envelopes/bundle.ts); this name stays for the README walk-through.
 //
 import { main } from "./kit/cli.mjs";
@@ -9,9 +9,11 @@ const USAGE = `Check a downloaded audit bundle offline: the manifest's signature
 
   npm run verify-bundle -- <bundle file> [--jwks http://localhost:8787/.well-known/jwks.json | --jwks .oc/jwks.json]
                            [--format ndjson|json|csv]
-                           [--checkpoint <note file> ... --leaves <leaves.json>]
+                           [--checkpoint <note file> ... --leaves <leaves.json> --fleet http://localhost:8788]
   With checkpoints (GET /api/log/checkpoint) and the leaf order (GET /api/log/leaves), a CSV or JSON bundle is also
-  checked against the project's transparency log: each checkpoint's root from the bundle's own bytes.`;
+  checked against the project's transparency log: each checkpoint's root from the bundle's own bytes. --fleet (or
+  $OC_FLEET) names the fleet whose log it must be: each checkpoint is signed under that host by a JWKS key marked
+  for audit, with origin <host>/log/<the bundle's project>. Only audit keys verify the manifest, too.`;
 
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {

@@ -99,7 +99,10 @@ export const REASON_TABLE = {
   // email one-time codes: wrong or unknown (one answer, no enumeration), expired, locked after 5 wrong tries
   email_code_invalid: { status: 401, message: "That code is not right. Check the latest email and try again." },
   email_code_expired: { status: 401, message: "That code has expired. Send yourself a new one." },
-  email_code_locked: { status: 429, message: "Too many wrong codes. Wait an hour, or sign in another way." },
+  email_code_locked: {
+    status: 429,
+    message: "Too many wrong codes. Send yourself a new code, or wait until the time given, or sign in another way.",
+  },
   // OC Agent: an exercised or delegated scope that no granted scope covers (E_SCOPE_DENIED, …_SCOPE_ESCALATED)
   scope_denied: { status: 403, message: "The delegation does not grant this scope." },
   // OC Pledge states and signers (docs/decisions.md)

@@ -28,7 +28,8 @@ export const USAGE = `oc — OrangeCheck-compatible envelope kit
   oc abandon     --wif <swearer WIF> --pledge <id> [--reason <text>] [--abandoned-at <ISO>]
   oc register <envelope.json | ->
   oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
-                   [--checkpoint <note file> ... --leaves <file>]   (a CSV or JSON bundle against the project's log)
+                   [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
+                   (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
 
 Envelope commands print the envelope JSON on stdout. Add --register (or use oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)
@@ -242,6 +243,25 @@ async function readJwks(source) {
   return JSON.parse(readFileSync(source, "utf8"));
 }
 
+/**
+ * The fleet whose log the checkpoints must be, as the person names it: never a default and never read from the
+ * checkpoint itself, or any log signed by the audit key could stand in for this project's (issue 26).
+ */
+function trustedFleetHost(values) {
+  const fleet = values.fleet ?? process.env.OC_FLEET;
+  if (!fleet) throw new UsageError("--checkpoint needs --fleet <origin> (or $OC_FLEET): the fleet whose log it is");
+  let url;
+  try {
+    url = new URL(fleet);
+  } catch {
+    throw new UsageError(`--fleet ${fleet} is not an origin such as https://fleet.example.com`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new UsageError(`--fleet ${fleet} is not an http(s) origin`);
+  }
+  return url.host;
+}
+
 /** "fetch failed" says nothing: name the host that could not be reached and what to do. */
 function networkHint(err, command, values) {
   const code = err?.cause?.code;
@@ -302,6 +322,9 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
     }
     if (command === "bundle") {
       if (sub !== "verify" || !rest[0]) throw new UsageError("oc bundle verify <file> [--jwks <url or file>]");
+      const withLog = Boolean(values.checkpoint?.length);
+      if (withLog && !values.leaves) throw new UsageError("--checkpoint needs --leaves <file> (GET /api/log/leaves)");
+      const fleetHost = withLog ? trustedFleetHost(values) : undefined;
       const text = readFileSync(rest[0], "utf8");
       const jwks = await readJwks(values.jwks);
       const format = values.format ?? kit.detectFormat(text);
@@ -314,11 +337,11 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
       io.out(
         `OK: bundle ${m.bundle_id} of ${m.project_id} — signature by ${m.kid}, sha256 matches, ${result.checked} envelopes re-verified (id and signature)`,
       );
-      if (!values.checkpoint?.length) return 0;
-      if (!values.leaves) throw new UsageError("--checkpoint needs --leaves <file> (GET /api/log/leaves)");
+      if (!withLog) return 0;
       const leaves = JSON.parse(readFileSync(values.leaves, "utf8")).ids;
       const checkpoints = values.checkpoint.map((file) => readFileSync(file, "utf8"));
-      const log = kit.checkBundleLog({ bundle: text, format, leaves, checkpoints, jwks });
+      const projectId = m.project_id;
+      const log = kit.checkBundleLog({ bundle: text, format, leaves, checkpoints, jwks, projectId, fleetHost });
       if (!log.ok) {
         io.err(`FAILED (${log.reason}): ${log.detail}`);
         return 1;

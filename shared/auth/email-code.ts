@@ -1,17 +1,27 @@
-// Email one-time codes, pure parts (DECISIONS 8, 10; security-and-reliability §1.3): six digits from the CSPRNG by
-// rejection sampling (no modulo bias, leading zeros kept), stored only as HMAC(key, email ‖ code), compared in
-// constant time, valid 10 minutes, at most 5 wrong tries whose count survives a resend for an hour.
+// Email one-time codes, pure parts (DECISIONS 8, 10 as refined by issue 26; security-and-reliability §1.3): six
+// digits from the CSPRNG by rejection sampling (no modulo bias, leading zeros kept), each bound to the attempt of the
+// browser that asked for it and stored only as HMAC(key, email ‖ attempt ‖ code), compared in constant time.
+// Limits: per code (5 wrong tries, surviving a resend), per address (a higher backstop whose lock states its end).
 
 import { hex } from "@scure/base";
-import { utf8 } from "../crypto/digest";
+import { randomToken, utf8 } from "../crypto/digest";
 import { hmacSha256, hmacSha256Verify } from "../crypto/hmac";
 
+/** A code is valid this long after it was (re)sent. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
+/** Wrong tries per attempt (DECISIONS 10: per code; a resend keeps the count). */
 export const MAX_FAILURES = 5;
-/** Failures are forgotten this long after the first one. */
-export const FAILURE_WINDOW_MS = 60 * 60 * 1000;
-/** Starts per address and per IP per hour. */
+/** An attempt (and the cookie naming it) lives this long from its start: within it, the browser's starts are resends. */
+export const ATTEMPT_TTL_MS = 60 * 60 * 1000;
+/** Starts per address and per IP per hour (DECISIONS 10). */
 export const STARTS_PER_HOUR = 5;
+/**
+ * Wrong codes per address, over every browser's attempts, before the address is locked: four codes' worth, so one
+ * attempt (a stranger's included) can never reach it, and a person who mistypes a code or two stays far below it.
+ */
+export const ADDRESS_FAILURE_LIMIT = 20;
+/** The backstop's window, opened by the first wrong code; a lock ends when it does. */
+export const ADDRESS_FAILURE_WINDOW_MS = 60 * 60 * 1000;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -25,20 +35,71 @@ export function newCode(): string {
   }
 }
 
-const macInput = (email: string, code: string) => utf8(`${email}\n${code}`);
+/** An attempt id: 128 random bits, base64url (22 characters), so nobody can name another browser's attempt. */
+export function newAttemptId(): string {
+  return randomToken(16);
+}
 
-/** The stored form of a code: hex HMAC-SHA256(key, email ‖ "\n" ‖ code). */
-export async function codeMac(key: string, email: string, code: string): Promise<string> {
-  return hex.encode(await hmacSha256(utf8(key), macInput(email, code)));
+export const ATTEMPT_ID = /^[A-Za-z0-9_-]{22}$/;
+
+// The attempt is inside the MAC, so a code is worth nothing outside the browser it was mailed for.
+const macInput = (email: string, attempt: string, code: string) => utf8(`${email}\n${attempt}\n${code}`);
+
+/** The stored form of a code: hex HMAC-SHA256(key, email ‖ "\n" ‖ attempt ‖ "\n" ‖ code). */
+export async function codeMac(key: string, email: string, attempt: string, code: string): Promise<string> {
+  return hex.encode(await hmacSha256(utf8(key), macInput(email, attempt, code)));
 }
 
 /** Whether `code` is the one stored as `storedMac`, checked by the platform's HMAC verify (constant time). */
-export async function codeMatches(key: string, email: string, code: string, storedMac: string): Promise<boolean> {
+export async function codeMatches(
+  key: string,
+  input: { email: string; attempt: string; code: string },
+  storedMac: string,
+): Promise<boolean> {
   let mac: Uint8Array;
   try {
     mac = hex.decode(storedMac);
   } catch {
     return false;
   }
-  return hmacSha256Verify(utf8(key), mac, macInput(email, code));
+  return hmacSha256Verify(utf8(key), mac, macInput(input.email, input.attempt, input.code));
+}
+
+/** The address's backstop counter as stored (email_code_failures). */
+export interface AddressFailures {
+  failures: number;
+  since: number;
+}
+
+/** When the address's lock ends, or undefined when it is not locked at `now`. */
+export function addressLockEnd(row: AddressFailures | undefined, now: number): number | undefined {
+  if (!row || row.failures < ADDRESS_FAILURE_LIMIT) return undefined;
+  const end = row.since + ADDRESS_FAILURE_WINDOW_MS;
+  return now < end ? end : undefined;
+}
+
+/** Why a try was not compared: the route maps each to a reason with its own detail. */
+export type Refusal =
+  | { kind: "not_this_browser" }
+  | { kind: "address_locked"; until: number }
+  | { kind: "spent" }
+  | { kind: "expired" }
+  | { kind: "changed" };
+
+/**
+ * Why the counting UPDATE matched nothing, from what it read: the address lock first (nothing is compared while
+ * it holds), then the attempt as this browser names it.
+ */
+export function refusalOf(
+  attempt: { failures: number; expiresAt: number } | undefined,
+  address: AddressFailures | undefined,
+  now: number,
+): Refusal {
+  const until = addressLockEnd(address, now);
+  if (until !== undefined) return { kind: "address_locked", until };
+  if (!attempt) return { kind: "not_this_browser" };
+  if (attempt.failures >= MAX_FAILURES) return { kind: "spent" };
+  if (now >= attempt.expiresAt) return { kind: "expired" };
+  // The row changed between the UPDATE and this read (a lock that just ended): nothing was counted; try again.
+  return { kind: "changed" };
 }

@@ -1,12 +1,19 @@
 // D1 read replication through the Sessions API (issue 19, docs/scale.md). Every request of a worker that mounts
 // `d1Sessions` runs on one D1 session:
-// - a read (GET, HEAD) may be answered by a replica at least as new as the bookmark the caller sends in
-//   `x-d1-bookmark`, or by any replica when it sends none;
-// - anything else starts at the primary, so the conditions a write is checked against are the latest state.
-// Every answer to a request that touched the database carries the session's latest bookmark in `x-d1-bookmark`
-// (a session that ran no query has none): a caller that sends it back with its next read sees its own writes,
-// whichever replica answers.
-import type { MiddlewareHandler } from "hono";
+// - a request that carries a credential (a cookie or a bearer token) starts at the primary, whatever its method:
+//   who the caller is and what it may do (a token revoked, a session logged out, a member removed or demoted a
+//   moment ago) is decided on the latest state, never on a replica that has not seen it yet (issue 26). Its later
+//   queries may be served by replicas, but only ones at least as new as that first read (the session's guarantee);
+//   the signed artifacts (the audit export, log checkpoints and proofs) are member reads, so they are read there too;
+// - any other request that is not a read (GET, HEAD) also starts at the primary, so a write's conditions are checked
+//   against the latest state;
+// - an anonymous read (the public pledge reads, health) may be answered by a replica at least as new as the
+//   bookmark it sends in `x-d1-bookmark`, or by any replica when it sends none.
+// The answer to an authenticated caller whose request touched the database carries the session's latest bookmark in
+// `x-d1-bookmark` (a session that ran no query has none): sent back with a later read, it reads its own writes,
+// whichever replica answers. Anonymous answers carry none: the bookmark is the database's write position, which
+// says how busy the whole service is, and nobody needs it to read a public record.
+import type { Context, MiddlewareHandler } from "hono";
 import { setAnswerHeader } from "../http/answer-header";
 
 /** The header Cloudflare's own examples carry a D1 bookmark in. */
@@ -20,25 +27,49 @@ export function bookmarkFrom(value: string | undefined): string | undefined {
   return value !== undefined && BOOKMARK.test(value) ? value : undefined;
 }
 
-/** Where a request's session starts: the caller's bookmark or any replica for reads, the primary for the rest. */
-export function sessionStart(method: string, bookmark: string | undefined): string {
-  if (method !== "GET" && method !== "HEAD") return "first-primary";
+/**
+ * Where a request's session starts: the primary for a request with a credential and for anything but a read; the
+ * caller's bookmark or any replica for an anonymous read.
+ */
+export function sessionStart(method: string, bookmark: string | undefined, credentialed: boolean): string {
+  if (credentialed || (method !== "GET" && method !== "HEAD")) return "first-primary";
   return bookmark ?? "first-unconstrained";
 }
 
 type SessionEnv = { Bindings: { DB?: D1Database } };
 
-export function d1Sessions(): MiddlewareHandler<SessionEnv> {
+export interface SessionOptions<E extends SessionEnv> {
+  /** Whether the request carries a credential (cookie or bearer): it then starts at the primary. */
+  credentialed: (c: Context<E>) => boolean;
+  /** Whether the answer may carry the bookmark: true for an authenticated caller only (read after `next`). */
+  authenticated: (c: Context<E>) => boolean;
+}
+
+/** The database binding itself, outside any session, by the per-request env `d1Sessions` made. */
+const unsessioned = new WeakMap<object, D1Database>();
+
+/**
+ * The request's env with its database binding outside the request's session: work that outlives the request (a
+ * dispatch in `waitUntil`) and must see writes made after it began runs at the primary (issue 26).
+ */
+export function withPrimary<B extends { DB: D1Database }>(env: B): B {
+  const db = unsessioned.get(env);
+  return db ? { ...env, DB: db } : env;
+}
+
+export function d1Sessions<E extends SessionEnv>(options: SessionOptions<E>): MiddlewareHandler<E> {
   return async (c, next) => {
     // No bindings (a document-only request through app.request) or no database: the routes answer as before
     // (503 database_not_configured where they touch it).
     const db = c.env?.DB;
     if (typeof db?.withSession !== "function") return next();
-    const session = db.withSession(sessionStart(c.req.method, bookmarkFrom(c.req.header(BOOKMARK_HEADER))));
+    const start = sessionStart(c.req.method, bookmarkFrom(c.req.header(BOOKMARK_HEADER)), options.credentialed(c));
+    const session = db.withSession(start);
     // This request's bindings only: the env object itself is the isolate's, shared by concurrent requests.
     c.env = { ...c.env, DB: session as unknown as D1Database };
+    unsessioned.set(c.env, db);
     await next();
     const bookmark = session.getBookmark();
-    if (bookmark) setAnswerHeader(c, BOOKMARK_HEADER, bookmark);
+    if (bookmark && options.authenticated(c)) setAnswerHeader(c, BOOKMARK_HEADER, bookmark);
   };
 }

@@ -1,5 +1,8 @@
 // Delivery headers and signatures (service-spec "Delivery headers"; DECISIONS 15): X-Service-* signed GitHub-style
 // with the whole secret string, Standard Webhooks `webhook-*` signed with the base64-decoded secret bytes.
+// During a secret roll's overlap X-Service-Signature (one value, by the spec) stays by the previous secret, the one
+// every receiver that has not switched yet holds, and X-Service-Signature-Next carries the new secret's HMAC;
+// webhook-signature lists a signature by each (issue 26).
 import { base64, hex } from "@scure/base";
 import { sha256Hex, utf8 } from "../crypto/digest";
 import { hmacSha256, hmacSha256Verify } from "../crypto/hmac";
@@ -8,7 +11,10 @@ import { secretKeyBytes } from "./secrets";
 
 export interface DeliveryInput {
   secret: string;
-  /** A rolled secret still in its overlap: the Standard Webhooks header carries a signature by it too. */
+  /**
+   * A rolled secret still in its overlap: it signs X-Service-Signature (the new `secret` signs
+   * X-Service-Signature-Next), and the Standard Webhooks header carries a signature by it beside the new one's.
+   */
   previousSecret?: string;
   /** The raw JSON text sent as the body, byte for byte: receivers sign what they receive, not a re-serialisation. */
   body: string;
@@ -41,10 +47,13 @@ export async function deliveryHeaders(input: DeliveryInput): Promise<Record<stri
   const timestamp = String(Math.floor(input.now / 1000));
   const bodyBytes = utf8(body);
   const standardSigned = utf8(`${idempotencyKey}.${timestamp}.${body}`);
-  const standardKeys = [secret, ...(input.previousSecret === undefined ? [] : [input.previousSecret])];
-  const [payloadSha, serviceSig, ...standardSigs] = await Promise.all([
+  const previous = input.previousSecret;
+  const standardKeys = [secret, ...(previous === undefined ? [] : [previous])];
+  const [payloadSha, serviceSig, nextSig, ...standardSigs] = await Promise.all([
     sha256Hex(bodyBytes),
-    hmacSha256(utf8(secret), bodyBytes),
+    // The key receivers hold until the overlap ends; the new key's HMAC rides beside it while rolling.
+    hmacSha256(utf8(previous ?? secret), bodyBytes),
+    previous === undefined ? undefined : hmacSha256(utf8(secret), bodyBytes),
     ...standardKeys.map((key) => hmacSha256(secretKeyBytes(key), standardSigned)),
   ]);
   const headers: Record<string, string> = {
@@ -55,6 +64,7 @@ export async function deliveryHeaders(input: DeliveryInput): Promise<Record<stri
     "X-Service-Payload-SHA256": payloadSha,
     "X-Service-Signature": `sha256=${hex.encode(serviceSig)}`,
   };
+  if (nextSig) headers["X-Service-Signature-Next"] = `sha256=${hex.encode(nextSig)}`;
   if (attempt > 1) {
     headers["X-Service-Attempt"] = String(attempt);
     headers["X-Service-Redelivery"] = "true";

@@ -2,6 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AUTH_ORIGIN, Browser } from "../helpers/browser";
+import { EmailBrowser, lastCode } from "../helpers/email-code";
 import { newWallet } from "../helpers/wallet";
 
 async function integrator() {
@@ -53,18 +54,11 @@ describe("Connect", () => {
     }>();
     expect(contact?.email).toBe(victim);
     // The holder of the address proves it with a code and lands in an account of their own.
-    const browser = new Browser();
-    expect((await browser.post("/api/auth/email-otp/start", { email: victim })).status).toBe(200);
-    const mails = (await (
-      await fetch(`${env.MAIL_API_URL}/__admin/emails?to=${encodeURIComponent(victim)}`)
-    ).json()) as {
-      subject: string;
-    }[];
-    const code = /(\d{6})/.exec(mails[mails.length - 1]?.subject ?? "")?.[1];
-    const signedIn = await browser.post("/api/auth/email-otp/verify", { email: victim, code });
+    const browser = new EmailBrowser();
+    expect((await browser.start(victim)).status).toBe(200);
+    const signedIn = await browser.verify(victim, await lastCode(victim));
     expect(signedIn.status).toBe(200);
-    const account = ((await signedIn.json()) as { account: { did_oc: string } }).account;
-    expect(account.did_oc).not.toBe(provisioned.did_oc);
+    expect(signedIn.body.account.did_oc).not.toBe(provisioned.did_oc);
   });
 
   it("refuses a wrong key (401 unauthorized); a rotated key replaces the old one at once", async () => {

@@ -30,4 +30,13 @@ describe("not configured: 503 with the table's reason", () => {
     );
     expect(res).toEqual({ status: 503, reason: "mailer_not_configured" });
   });
+
+  it("no EMAIL_CODE_KEY: nor can one be checked, before any cookie or code is looked at (mailer_not_configured)", async () => {
+    const res = await post(
+      "/api/auth/email-otp/verify",
+      { email: "someone@example.com", code: "123456" },
+      { EMAIL_CODE_KEY: undefined },
+    );
+    expect(res).toEqual({ status: 503, reason: "mailer_not_configured" });
+  });
 });

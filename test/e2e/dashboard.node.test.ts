@@ -39,7 +39,12 @@ const reasonIn = (page: Page, selector: string) => page.locator(`${selector} cod
 
 async function received(pathname: string) {
   const res = await fetch(`${session.receiver.url}/__admin/received?path=${encodeURIComponent(pathname)}`);
-  return (await res.json()) as { headers: Record<string, string>; serviceOk: boolean; standardOk: boolean }[];
+  return (await res.json()) as {
+    headers: Record<string, string>;
+    body: string;
+    serviceOk: boolean;
+    standardOk: boolean;
+  }[];
 }
 
 describe("fleet dashboard", () => {
@@ -101,6 +106,13 @@ describe("fleet dashboard", () => {
     await page.fill("#token-name", "ci");
     await page.click("#token-create");
     const secret = await page.locator("#token-secret input.secret").inputValue();
+    /** What an agent's tool does with the token: register an envelope over the API. */
+    const registerWithToken = (kind: "delegations" | "pledges", envelope: unknown) =>
+      fetch(`${fleetOrigin}/api/${kind}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ project_id: projectId, envelope }),
+      });
     expect(secret).toMatch(/^ock_[0-9a-f]{64}$/);
     await shot(page, "05-token-secret-once");
     await page.reload();
@@ -114,6 +126,13 @@ describe("fleet dashboard", () => {
     await page.click('button[data-token="old"][data-action="revoke"]');
     await page.waitForSelector('button[data-token="old"][data-action="restore"]');
     await shot(page, "06-tokens-after-reload");
+    // A restore is a new secret, shown once like a new token's (issue 26); the revoked one stays dead.
+    await page.click('button[data-token="old"][data-action="restore"]');
+    await page.locator("#token-secret h4", { hasText: "New secret of old" }).waitFor();
+    const renewed = await page.locator("#token-secret input.secret").inputValue();
+    expect(renewed).toMatch(/^ock_[0-9a-f]{64}$/);
+    expect(renewed).not.toBe(secret);
+    await page.waitForSelector('button[data-token="old"][data-action="revoke"]');
 
     // Webhooks: one endpoint that accepts, one that fails; each secret shown once and handed to the receiver.
     await page.goto(`${project}/webhooks`);
@@ -133,11 +152,7 @@ describe("fleet dashboard", () => {
 
     // A delegation registered with the token (as an agent's tool would) is listed with its status.
     const built = await signedDelegation(owner);
-    const registered = await fetch(`${fleetOrigin}/api/delegations`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ project_id: projectId, envelope: built.envelope }),
-    });
+    const registered = await registerWithToken("delegations", built.envelope);
     expect(registered.status).toBe(201);
     await page.goto(`${project}/envelopes`);
     const row = page.locator("#envelope-list tr", { hasText: built.id.slice(0, 12) });
@@ -150,11 +165,7 @@ describe("fleet dashboard", () => {
     await expect.poll(() => visible(page, "#pledge-list")).toContain("No pledges are registered in this project yet.");
     const swearer = newWallet();
     const sworn = await pledge(swearer, newWallet());
-    const pledged = await fetch(`${fleetOrigin}/api/pledges`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ project_id: projectId, envelope: sworn.envelope }),
-    });
+    const pledged = await registerWithToken("pledges", sworn.envelope);
     expect(pledged.status).toBe(201);
     await page.click("#pledge-apply");
     const pledgeRow = page.locator("#pledge-list tbody tr", { hasText: sworn.id.slice(0, 12) });
@@ -206,7 +217,27 @@ describe("fleet dashboard", () => {
     expect(manual).toHaveLength(1);
     await shot(page, "09-webhook-deliveries");
 
-    // Audit export: the ndjson bundle downloads, holds the delegation (then the pledge) and ends with the signed
+    // Paused, an endpoint misses what is registered meanwhile; resumed, its card offers to recover it (issue 26).
+    await okCard.getByRole("button", { name: "Pause" }).click();
+    await expect.poll(() => visible(page, "#endpoint-status")).toContain("Paused.");
+    const missed = await signedDelegation(owner);
+    const whilePaused = await registerWithToken("delegations", missed.envelope);
+    expect(whilePaused.status).toBe(201);
+    await okCard.getByRole("button", { name: "Resume" }).click();
+    await expect.poll(() => visible(page, "#endpoint-status")).toContain("Resumed.");
+    expect((await received("/ok/dashboard")).some((r) => r.body.includes(missed.id))).toBe(false);
+    await okCard.getByRole("button", { name: "Recover events since the pause" }).click();
+    await expect
+      .poll(() => okCard.locator(".notice").textContent())
+      .toContain("Queued 1 event registered since the pause.");
+    await expect
+      .poll(async () => (await received("/ok/dashboard")).filter((r) => r.body.includes(missed.id)).length, {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    await shot(page, "09b-webhook-recovered");
+
+    // Audit export: the ndjson bundle downloads, holds the delegations (then the pledge) and ends with the signed
     // manifest.
     await page.goto(`${project}/audit`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('a[data-format="ndjson"]')]);
@@ -214,8 +245,9 @@ describe("fleet dashboard", () => {
     await download.saveAs(saved);
     const lines = readFileSync(saved, "utf8").trim().split("\n");
     expect(lines[0]).toContain(built.id);
-    expect(lines[1]).toContain(sworn.id);
-    expect(JSON.parse(lines[lines.length - 1] ?? "{}")).toHaveProperty("manifest.total", 2);
+    expect(lines[1]).toContain(missed.id);
+    expect(lines[2]).toContain(sworn.id);
+    expect(JSON.parse(lines[lines.length - 1] ?? "{}")).toHaveProperty("manifest.total", 3);
     await expect
       .poll(async () => {
         await page.click("#bundles-refresh");

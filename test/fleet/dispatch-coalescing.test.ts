@@ -1,10 +1,16 @@
 // Background dispatch after writes: concurrent writes share one sweep in flight, and an event written while it runs
-// is still fanned out by the extra pass it asked for (none is left to the cron sweep).
-import { env } from "cloudflare:test";
+// is still fanned out by the extra pass it asked for (none is left to the cron sweep); the sweep reads at the
+// primary, whatever D1 session the request that started it ran on.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { randomHex } from "../../shared/crypto/digest";
+import { app } from "../../workers/fleet/src/app";
 import type { FleetBindings } from "../../workers/fleet/src/env";
 import { coalescedDispatch } from "../../workers/fleet/src/webhooks/after-write";
+import { recordD1 } from "../helpers/d1-recorder";
+import { delegation } from "../helpers/envelopes";
+import { FLEET, signedIn, subscribed } from "../helpers/fleet";
+import { newWallet } from "../helpers/wallet";
 
 const fleetEnv = env as unknown as FleetBindings;
 
@@ -44,5 +50,41 @@ describe("coalescedDispatch", () => {
     await run;
     expect(await fannedOut(before)).toBe(true);
     expect(await fannedOut(during)).toBe(true);
+  });
+});
+
+describe("the dispatch after a registration (issue 26, item 12)", () => {
+  it("runs at the primary, not on the registration's D1 session, so later passes see later events", async () => {
+    const principal = newWallet();
+    const owner = await signedIn(principal.address);
+    const projectId = (await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "primary" })).body
+      .project.id;
+    await subscribed(owner, projectId);
+    const recording = recordD1();
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`${FLEET}/api/delegations`, {
+        method: "POST",
+        headers: {
+          cookie: `oc_session=${owner.cookie}`,
+          "cf-connecting-ip": owner.ip,
+          "sec-fetch-site": "same-origin",
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          project_id: projectId,
+          envelope: (await delegation(principal, newWallet("p2tr"))).envelope,
+        }),
+      }),
+      { ...env, DB: recording.db },
+      ctx,
+    );
+    expect(res.status).toBe(201);
+    await waitOnExecutionContext(ctx);
+    const fanOut = recording.statements.filter((s) => /update "outbox"/i.test(s.sql));
+    expect(fanOut.length).toBeGreaterThan(0);
+    expect(fanOut.map((s) => s.on)).toEqual(fanOut.map(() => "binding"));
+    // The registration itself ran on the request's session.
+    expect(recording.statements.find((s) => /insert into envelopes/i.test(s.sql))?.on).toBe("session");
   });
 });

@@ -140,7 +140,7 @@ describe("API tokens", () => {
     expect(res.status).toBe(200);
   });
 
-  it("a revoked token is 401 unauthenticated until restored; past expires_at it cannot be restored (409)", async () => {
+  it("a revoked token is 401 unauthenticated; restored, it works under a new secret; past expires_at it cannot be restored (409)", async () => {
     const { owner, projectId } = await ownerWithProject();
     const created = await owner.call<{ token: { id: string }; secret: string }>("POST", "/api/tokens", {
       project_id: projectId,
@@ -156,7 +156,10 @@ describe("API tokens", () => {
     const refused = await bot.call("GET", `/api/projects/${projectId}`);
     expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe("unauthenticated");
-    await owner.call("PATCH", `/api/tokens/${id}`, { revoked: false });
+    const restored = await owner.call<{ secret: string }>("PATCH", `/api/tokens/${id}`, { revoked: false });
+    // The old secret stays dead (issue 26): the restore answers a new one, once.
+    expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(401);
+    bot.bearer = restored.body.secret;
     expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(200);
     await owner.call("PATCH", `/api/tokens/${id}`, { revoked: true });
     await env.DB.prepare("UPDATE api_tokens SET expires_at = ? WHERE id = ?")

@@ -34,6 +34,12 @@ describe("pledges", () => {
       `/api/pledges?swearer=${swearer.address}`,
     );
     expect(bySwearer.body.pledges.map((x) => x.id)).toEqual([p.id]);
+    // The public record does not say which project registered it (issue 26, item 9); the project's own answer does.
+    const byId = await anonymous.call<{ pledge: Record<string, unknown> }>("GET", `/api/pledges/${p.id}`);
+    expect(byId.body.pledge).not.toHaveProperty("project_id");
+    expect(bySwearer.body.pledges[0]).not.toHaveProperty("project_id");
+    expect(JSON.stringify(byId.body) + JSON.stringify(bySwearer.body)).not.toContain(projectId);
+    expect(res.body.pledge).toMatchObject({ project_id: projectId });
     expect((await anonymous.call("GET", `/api/pledges/${"0".repeat(64)}`)).status).toBe(404);
     expect(
       (await owner.call("POST", "/api/pledges", { project_id: projectId, envelope: p.envelope })).body.reason,

@@ -1,24 +1,34 @@
 // D1 read replication through the Sessions API (shared/db/read-replicas.ts): every fleet API request runs on a D1
-// session and answers with its bookmark; a read given a bookmark starts there (a replica at least that new), a read
-// without one may use any replica, and every other request starts at the primary. Local D1 has one database and no
-// replica: these tests hold the bookmark's path (where a session starts, what the answer carries, that a caller
-// who sends it back reads its write), not a lagging replica's wait, which only Cloudflare's D1 can show.
+// session; a request with a credential starts at the primary (issue 26: access is never decided on a lagging
+// replica), as does every method but GET and HEAD; an anonymous read given a bookmark starts there (a replica at
+// least that new) and without one may use any replica. Only authenticated callers get a bookmark back. Local D1 has
+// one database and no replica: these tests hold the bookmark's path (where a session starts, what the answer
+// carries, that a caller who sends it back reads its write), not a lagging replica's wait, which only Cloudflare's
+// D1 can show.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOKMARK_HEADER, bookmarkFrom, sessionStart } from "../../shared/db/read-replicas";
 import { app } from "../../workers/fleet/src/app";
+import { recordD1 } from "../helpers/d1-recorder";
 import { FLEET, FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 const SAMPLE = `0000007b-0000b26e-00001538-${"0c3e87bb".repeat(4)}`;
 
 describe("where a request's session starts", () => {
-  it("a read at the caller's bookmark or any replica; a write, or any other method, at the primary", () => {
-    expect(sessionStart("GET", SAMPLE)).toBe(SAMPLE);
-    expect(sessionStart("HEAD", undefined)).toBe("first-unconstrained");
-    expect(sessionStart("GET", undefined)).toBe("first-unconstrained");
+  it("an anonymous read at the caller's bookmark or any replica; a write, or any other method, at the primary", () => {
+    expect(sessionStart("GET", SAMPLE, false)).toBe(SAMPLE);
+    expect(sessionStart("HEAD", undefined, false)).toBe("first-unconstrained");
+    expect(sessionStart("GET", undefined, false)).toBe("first-unconstrained");
     for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
-      expect(sessionStart(method, SAMPLE)).toBe("first-primary");
+      expect(sessionStart(method, SAMPLE, false)).toBe("first-primary");
+    }
+  });
+
+  it("a request with a credential starts at the primary whatever its method and bookmark", () => {
+    for (const method of ["GET", "HEAD", "POST", "DELETE"]) {
+      expect(sessionStart(method, SAMPLE, true)).toBe("first-primary");
+      expect(sessionStart(method, undefined, true)).toBe("first-primary");
     }
   });
 
@@ -37,34 +47,59 @@ describe("where a request's session starts", () => {
     expect(bookmarkFrom(undefined)).toBeUndefined();
   });
 
+  const recording = recordD1();
+  const call = async (method: string, path: string, headers: Record<string, string> = {}) => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`${FLEET}${path}`, { method, headers: { "cf-connecting-ip": "198.51.100.7", ...headers } }),
+      { ...env, DB: recording.db },
+      ctx,
+    );
+    await res.arrayBuffer();
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+
   it("the app asks D1 for the session its request calls for", async () => {
-    const starts: (string | undefined)[] = [];
-    const db = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === "withSession") {
-          return (constraint?: string) => {
-            starts.push(constraint);
-            return target.withSession(constraint);
-          };
-        }
-        const value = Reflect.get(target, key, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    const call = async (method: string, headers: Record<string, string> = {}) => {
-      const ctx = createExecutionContext();
-      const res = await app.fetch(
-        new Request(`${FLEET}/api/projects`, { method, headers: { "cf-connecting-ip": "198.51.100.7", ...headers } }),
-        { ...env, DB: db },
-        ctx,
-      );
-      await res.arrayBuffer();
-      await waitOnExecutionContext(ctx);
-    };
-    await call("GET", { [BOOKMARK_HEADER]: SAMPLE });
-    await call("GET", { [BOOKMARK_HEADER]: "not-a-bookmark" });
-    await call("POST", { [BOOKMARK_HEADER]: SAMPLE, "content-type": "application/json" });
-    expect(starts).toEqual([SAMPLE, "first-unconstrained", "first-primary"]);
+    recording.clear();
+    await call("GET", "/api/projects", { [BOOKMARK_HEADER]: SAMPLE });
+    await call("GET", "/api/projects", { [BOOKMARK_HEADER]: "not-a-bookmark" });
+    await call("POST", "/api/projects", { [BOOKMARK_HEADER]: SAMPLE, "content-type": "application/json" });
+    expect(recording.starts).toEqual([SAMPLE, "first-unconstrained", "first-primary"]);
+  });
+
+  it("a GET with a session cookie or a bearer token decides who is calling at the primary (issue 26)", async () => {
+    const { owner, projectId } = await ownerWithProject("Primary reads");
+    const created = await owner.call<{ secret: string }>("POST", "/api/tokens", { project_id: projectId, name: "t" });
+    const cookie = { cookie: `oc_session=${owner.cookie}` };
+    const bearer = { authorization: `Bearer ${created.body.secret}` };
+    recording.clear();
+    for (const credential of [cookie, bearer]) {
+      // A bookmark sent beside a credential does not move the session off the primary.
+      const res = await call("GET", `/api/projects/${projectId}`, { ...credential, [BOOKMARK_HEADER]: SAMPLE });
+      expect(res.status).toBe(200);
+    }
+    // The signed artifacts and the log are member reads: at the primary too (a checkpoint and the proof asked for
+    // next never see two sizes; an export never lacks what was registered before it was asked for).
+    for (const path of [
+      `/api/log/checkpoint?project_id=${projectId}`,
+      `/api/log/consistency?project_id=${projectId}&first=1`,
+      `/api/audit/export?project_id=${projectId}`,
+    ]) {
+      await call("GET", path, cookie);
+    }
+    // Anonymous reads (a public pledge read) and a malformed bearer (anonymous by the spec) may use a replica.
+    await call("GET", `/api/pledges/${"0".repeat(64)}`);
+    await call("GET", `/api/pledges/${"0".repeat(64)}`, { authorization: "Bearer not-a-token" });
+    expect(recording.starts).toEqual([
+      "first-primary",
+      "first-primary",
+      "first-primary",
+      "first-primary",
+      "first-primary",
+      "first-unconstrained",
+      "first-unconstrained",
+    ]);
   });
 });
 
@@ -90,6 +125,26 @@ describe("bookmarks on the answers", () => {
     const after = read.headers.get(BOOKMARK_HEADER) ?? "";
     expect(after).toMatch(BOOKMARK);
     expect(after >= written).toBe(true);
+  });
+
+  it("an anonymous answer carries no bookmark, even when its request read the database (issue 26)", async () => {
+    const anonymous = await new FleetClient().fetch(`/api/pledges/${"0".repeat(64)}`);
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.headers.has(BOOKMARK_HEADER)).toBe(false);
+    const withBookmark = await new FleetClient().fetch(`/api/pledges/${"0".repeat(64)}`, {
+      headers: { [BOOKMARK_HEADER]: SAMPLE },
+    });
+    expect(withBookmark.headers.has(BOOKMARK_HEADER)).toBe(false);
+    // A credential that does not authenticate (a logged-out session) gets none either.
+    const gone = await signedIn();
+    await env.DB.prepare(
+      "UPDATE sessions SET expires_at = 0 WHERE account_id IN (SELECT account_id FROM account_identities WHERE value = ?)",
+    )
+      .bind(gone.address ?? "")
+      .run();
+    const refused = await gone.fetch("/api/projects");
+    expect(refused.status).toBe(401);
+    expect(refused.headers.has(BOOKMARK_HEADER)).toBe(false);
   });
 
   it("a request refused before any query answers without one: its session has no bookmark to give", async () => {

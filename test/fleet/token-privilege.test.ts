@@ -2,7 +2,10 @@
 // token acts as the owner who created it (DECISIONS 12), so only an owner mints, renames or restores one; a token
 // dies the moment its creator stops being an owner; every change made with a token names it and its creator; a
 // token's scope (owner, register, read) is a ceiling enforced by the sessions' role check. Also item 11 (token
-// lifetime cap, last_used_at) and item 12 (owner_address follows the owners).
+// lifetime cap, last_used_at) and item 12 (owner_address follows the owners). Second review (issue 26), items 3
+// and 4: only a signed-in owner mints, renames or restores (a token cannot extend itself past the one-year cap); a
+// creator who stops being an owner has their tokens revoked then; a restore issues a new secret; a kept token's
+// registration is judged with the creator it was read with, or refused.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY } from "../../shared/time";
@@ -81,7 +84,7 @@ describe("attack: an admin escalates to owner through an API token", () => {
     expect((await admin.call("DELETE", `/api/tokens/${token.id}`)).status).toBe(200);
   });
 
-  it("a token stops working the moment its creator is demoted; the list says so; an owner's restore adopts it", async () => {
+  it("a token is revoked the moment its creator is demoted, and stays revoked when they are owner again; an owner's restore is a new secret acting as that owner", async () => {
     const { owner, projectId } = await ownerWithProject();
     const second = await signedIn();
     await owner.call("POST", "/api/members", { project_id: projectId, address: second.address, role: "owner" });
@@ -97,19 +100,30 @@ describe("attack: an admin escalates to owner through an API token", () => {
     expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe("unauthenticated");
     const listed = await owner.call<{ tokens: Token[] }>("GET", `/api/tokens?project_id=${projectId}`);
-    expect(listed.body.tokens.map((t) => t.status)).toEqual(["creator_not_owner"]);
-    // The demoted admin cannot revive it; an owner can, and from then on it acts as that owner.
+    expect(listed.body.tokens.map((t) => t.status)).toEqual(["revoked"]);
+    // Owner again: the token does not come back with the role (issue 26, item 3).
+    await owner.call("PATCH", `/api/members/${secondRow.id}`, { role: "owner" });
+    expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(401);
+    await owner.call("PATCH", `/api/members/${secondRow.id}`, { role: "admin" });
+    // The demoted admin cannot revive it; an owner can: a new secret, acting as that owner; the old one stays dead.
     expect((await second.call("PATCH", `/api/tokens/${token.id}`, { revoked: false })).body.reason).toBe(
       "owner_required",
     );
-    const adopted = await owner.call<{ token: Token }>("PATCH", `/api/tokens/${token.id}`, { revoked: false });
+    const adopted = await owner.call<{ token: Token; secret: string }>("PATCH", `/api/tokens/${token.id}`, {
+      revoked: false,
+    });
     expect(adopted.body.token).toMatchObject({ status: "active", created_by: owner.address });
-    expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(200);
+    expect(adopted.body.secret).toMatch(/^ock_[0-9a-f]{64}$/);
+    expect(adopted.body.secret).not.toBe(secret);
+    expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(401);
+    const fresh = await bearerOf(adopted.body.secret).call<{ role: string }>("GET", `/api/projects/${projectId}`);
+    expect(fresh.body.role).toBe("owner");
     const entry = (await log(owner, projectId)).find((e) => e.event_type === "token.updated");
-    expect(entry?.detail).toMatchObject({ created_by: { from: second.address, to: owner.address } });
+    expect(entry?.detail).toMatchObject({ new_secret: true, created_by: { from: second.address, to: owner.address } });
+    expect(JSON.stringify(await log(owner, projectId))).not.toContain(adopted.body.secret);
   });
 
-  it("a token stops working when its creator is removed from the project", async () => {
+  it("a token is revoked when its creator is removed from the project, or made an admin by a transfer", async () => {
     const { owner, projectId } = await ownerWithProject();
     const second = await signedIn();
     const invited = await owner.call<{ member: Member }>("POST", "/api/members", {
@@ -122,6 +136,41 @@ describe("attack: an admin escalates to owner through an API token", () => {
     const refused = await bearerOf(secret).call("GET", `/api/projects/${projectId}`);
     expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe("unauthenticated");
+    // Invited back as an owner: still revoked.
+    await owner.call("POST", "/api/members", { project_id: projectId, address: second.address, role: "owner" });
+    expect((await bearerOf(secret).call("GET", `/api/projects/${projectId}`)).status).toBe(401);
+    // A transfer makes the old owner an admin: their tokens are revoked with it.
+    const ownToken = (await mint(owner, projectId)).body;
+    await owner.call("POST", `/api/projects/${projectId}/transfer`, { address: second.address });
+    expect((await bearerOf(ownToken.secret).call("GET", `/api/projects/${projectId}`)).status).toBe(401);
+    const listed = await second.call<{ tokens: Token[] }>("GET", `/api/tokens?project_id=${projectId}`);
+    expect(listed.body.tokens.find((t) => t.id === ownToken.token.id)?.status).toBe("revoked");
+  });
+
+  it("a kept token whose creator changed under it registers nothing: 401, and the isolate forgets it", async () => {
+    const principal = newWallet();
+    const owner = await signedIn(principal.address);
+    const projectId = (await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "kept" })).body
+      .project.id;
+    const { token, secret } = (await mint(owner, projectId)).body;
+    const bot = bearerOf(secret);
+    const register = async () =>
+      bot.call("POST", "/api/delegations", {
+        project_id: projectId,
+        envelope: (await delegation(principal, newWallet("p2tr"))).envelope,
+      });
+    expect((await register()).status).toBe(201); // the isolate now keeps the token and its creator
+    // Another owner, as whom the token would now act (no route does this without a new secret: the batch must not
+    // depend on that).
+    const other = newWallet().address;
+    await owner.call("POST", "/api/members", { project_id: projectId, address: other, role: "owner" });
+    await env.DB.prepare("UPDATE api_tokens SET created_by = ? WHERE id = ?").bind(other, token.id).run();
+    const refused = await register();
+    expect(refused.status).toBe(401);
+    expect(refused.body.reason).toBe("unauthenticated");
+    // Forgotten: the next request reads the token afresh and acts as its new creator (whose address is not the
+    // delegation's principal, so rule 8 now refuses that delegation).
+    expect((await register()).body.reason).toBe("principal_must_match_session");
   });
 
   it("every privilege change made with a token names the token and its creator in the admin log", async () => {
@@ -143,16 +192,20 @@ describe("attack: an admin escalates to owner through an API token", () => {
 
 describe("roles × token operations", () => {
   // What each role may do to a project's tokens: true = allowed, otherwise the reason.
+  const ADMIN_TOKEN_RIGHTS = {
+    list: true,
+    create: "owner_required",
+    rename: "owner_required",
+    revoke: true,
+    restore: "owner_required",
+    delete: true,
+  } as const;
   const table: Record<string, Record<string, true | string>> = {
     owner: { list: true, create: true, rename: true, revoke: true, restore: true, delete: true },
-    admin: {
-      list: true,
-      create: "owner_required",
-      rename: "owner_required",
-      revoke: true,
-      restore: "owner_required",
-      delete: true,
-    },
+    admin: ADMIN_TOKEN_RIGHTS,
+    // An owner-scope API token: the project's owner in everything but the token's own successors (issue 26, item 4),
+    // which leaves it an admin's rights over tokens.
+    token: ADMIN_TOKEN_RIGHTS,
     member: {
       list: "role_forbidden",
       create: "owner_required",
@@ -174,7 +227,8 @@ describe("roles × token operations", () => {
     it(`${role}`, async () => {
       const { owner, projectId } = await ownerWithProject();
       let caller = owner;
-      if (role !== "owner") {
+      if (role === "token") caller = bearerOf((await mint(owner, projectId)).body.secret);
+      else if (role !== "owner") {
         caller = await signedIn();
         await owner.call("POST", "/api/members", { project_id: projectId, address: caller.address, role });
       }
@@ -236,11 +290,22 @@ describe("token scopes: owner (default), register, read", () => {
     expect((await mint(bot, projectId)).body.reason).toBe("owner_required");
   });
 
-  it("owner: the spec's bearer, which may also mint tokens acting as the same owner", async () => {
+  it("owner: the spec's bearer, which may not mint, rename or restore tokens (a signed-in owner must)", async () => {
     const { principal, owner, projectId, bot } = await scoped("owner");
     expect((await register(bot, principal, projectId)).status).toBe(201);
     const child = await mint(bot, projectId, { scope: "read" });
-    expect(child.body.token).toMatchObject({ created_by: owner.address, scope: "read" });
+    expect(child.status).toBe(403);
+    expect(child.body.reason).toBe("owner_required");
+    expect(child.body).not.toHaveProperty("secret");
+    const sibling = (await mint(owner, projectId)).body.token;
+    await owner.call("PATCH", `/api/tokens/${sibling.id}`, { revoked: true });
+    // A token restoring what the owners revoked would outlive them forever: refused too.
+    expect((await bot.call("PATCH", `/api/tokens/${sibling.id}`, { revoked: false })).body.reason).toBe(
+      "owner_required",
+    );
+    expect((await bot.call("PATCH", `/api/tokens/${sibling.id}`, { name: "mine" })).body.reason).toBe("owner_required");
+    // Taking power away stays open to it.
+    expect((await bot.call("DELETE", `/api/tokens/${sibling.id}`)).status).toBe(200);
   });
 
   it("an unknown scope is 400 invalid_body", async () => {

@@ -1,41 +1,45 @@
 // Each project's registrations as a transparency log (issue 18): appended in the registration's own batch, in the
 // registry's order; the checkpoint is a signed note by the fleet's audit key (the same key the JWKS publishes);
 // every envelope's inclusion proof verifies against it; an older checkpoint is consistent with a newer one; rows
-// from before the log get their leaf hashes on first read; only members read it.
+// written without a hash are left out until the cron hashes them; only members read it. Offline, only the JWKS's audit
+// keys vouch for a bundle or a checkpoint, and a checkpoint must be this project's log on this fleet (issue 26).
 import { env } from "cloudflare:test";
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { base64, base64urlnopad } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { rotateAuditKey } from "../../scripts/lib/key-rotation.mjs";
+import {
+  bundleTail,
+  encodeSignature,
+  type Manifest,
+  manifestBytes,
+  splitBundle,
+} from "../../shared/audit/bundle-format";
 import { utf8 } from "../../shared/crypto/digest";
+import { type KeyUse, parsePreviousKeys, publishedJwk, toPublicJwk } from "../../shared/crypto/signing-key";
+import { orm } from "../../shared/db/client";
 import { verifyBundle } from "../../shared/kit/envelopes/bundle";
 import { checkBundleLog } from "../../shared/kit/envelopes/bundle-log";
-import { parseCheckpoint } from "../../shared/tlog/checkpoint";
+import { checkpointText, parseCheckpoint } from "../../shared/tlog/checkpoint";
 import { leafHash, rootOf, verifyConsistency, verifyInclusion } from "../../shared/tlog/merkle";
-import { openNote, parseVerifierKey } from "../../shared/tlog/note";
+import { openNote, parseVerifierKey, signNote } from "../../shared/tlog/note";
 import { app } from "../../workers/fleet/src/app";
-import { action, delegation } from "../helpers/envelopes";
+import { hashLeaves } from "../../workers/fleet/src/registry/leaf-hashes";
 import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
-import { newWallet } from "../helpers/wallet";
+import { loggedProject } from "../helpers/log";
 
-async function loggedProject(actions: number) {
-  const principal = newWallet();
-  const agent = newWallet("p2tr");
-  const owner = await signedIn(principal.address);
-  const created = await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "log" });
-  const projectId = created.body.project.id;
-  const grant = await delegation(principal, agent);
-  expect(
-    (await owner.call("POST", "/api/delegations", { project_id: projectId, envelope: grant.envelope })).status,
-  ).toBe(201);
-  const register = async () => {
-    const one = await action(grant.id, agent);
-    expect((await owner.call("POST", "/api/actions", { project_id: projectId, envelope: one.envelope })).status).toBe(
-      201,
-    );
-  };
-  for (let i = 0; i < actions; i++) await register();
-  return { owner, projectId, register };
-}
+/** The fleet's host, as it names its checkpoints (FLEET_ORIGIN in wrangler.toml): the verifier's trusted input. */
+const FLEET_HOST = new URL(FLEET).host;
+
+type PrivateJwk = { kty: "OKP"; crv: "Ed25519"; x: string; d: string; kid: string };
+const AUDIT_KEY = JSON.parse(env.FLEET_SIGNING_KEY as string) as PrivateJwk;
+const SESSION_KEY = JSON.parse(env.AUTH_SIGNING_KEY as string) as PrivateJwk;
+
+/** A JWKS as the auth host serves it (workers/auth/src/routes/jwks.ts): each key marked with its use. */
+const jwksOf = (...keys: [PrivateJwk, KeyUse][]) => ({
+  keys: keys.map(([key, use]) => publishedJwk(toPublicJwk(key), use)),
+});
+const LIVE_JWKS = jwksOf([SESSION_KEY, "session"], [AUDIT_KEY, "audit"]);
 
 async function checkpointOf(owner: FleetClient, projectId: string) {
   const keyRes = await owner.call<{ verifier_key: string }>("GET", "/api/log/key");
@@ -101,10 +105,13 @@ describe("transparency log", () => {
     expect(tooFar).toMatchObject({ status: 400, body: { reason: "invalid_query" } });
   });
 
-  it("leaves from before the log get their hash on first read, and the root is the same", async () => {
+  it("leaves written without a hash are out of the log until the cron hashes them; then the root is the same", async () => {
     const { owner, projectId } = await loggedProject(3);
     const before = (await checkpointOf(owner, projectId)).checkpoint;
     await env.DB.prepare("UPDATE log_leaves SET hash = NULL WHERE project_id = ?").bind(projectId).run();
+    // Reading never writes (issue 26): the log is the hashed prefix, here empty, until the cron has hashed it.
+    expect((await checkpointOf(owner, projectId)).checkpoint.size).toBe(0);
+    await hashLeaves(orm(env.DB));
     const after = (await checkpointOf(owner, projectId)).checkpoint;
     expect(after).toEqual(before);
     const { results } = await env.DB.prepare(
@@ -123,10 +130,18 @@ describe("transparency log", () => {
     const newer = await noteOf();
     const bundle = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
     const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
-    const { d: _private, ...publicJwk } = JSON.parse(env.FLEET_SIGNING_KEY as string) as Record<string, string>;
-    const jwks = { keys: [publicJwk] };
+    const jwks = LIVE_JWKS;
     const check = (over: Partial<Parameters<typeof checkBundleLog>[0]>) =>
-      checkBundleLog({ bundle, format: "csv", leaves, checkpoints: [older, newer], jwks, ...over });
+      checkBundleLog({
+        bundle,
+        format: "csv",
+        leaves,
+        checkpoints: [older, newer],
+        jwks,
+        projectId,
+        fleetHost: FLEET_HOST,
+        ...over,
+      });
     const ok = check({});
     expect(ok.ok && ok.checkpoints.map((c) => c.size)).toEqual([3, 6]);
     const [firstId, secondId] = leaves as [string, string];
@@ -165,22 +180,32 @@ describe("transparency log", () => {
     const newerNote = await (await rotatedFleet(`/api/log/checkpoint?project_id=${projectId}`)).text();
     const newerBundle = await (await rotatedFleet(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
     const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
-    const both = { keys: JSON.parse(rotated.publishedKeys) as unknown[] };
+    // PUBLISHED_KEYS as the auth host's JWKS serves them: marked for audit.
+    const both = { keys: parsePreviousKeys(rotated.publishedKeys).map((k) => publishedJwk(k, "audit")) };
     const older = await verifyBundle(olderBundle, both);
     const newer = await verifyBundle(newerBundle, both);
     expect([older.ok && older.manifest.kid, newer.ok && newer.manifest.kid]).toEqual([rotated.oldKid, "audit-next"]);
+    const pinned = { projectId, fleetHost: FLEET_HOST };
     const log = checkBundleLog({
       bundle: newerBundle,
       format: "csv",
       leaves,
       checkpoints: [olderNote, newerNote],
       jwks: both,
+      ...pinned,
     });
     expect(log.ok && log.checkpoints.map((c) => c.size)).toEqual([3, 5]);
     // Each checkpoint names its key: with only the new key published, the older one is unsigned.
     const onlyNew = { keys: both.keys.slice(-1) };
     expect(
-      checkBundleLog({ bundle: newerBundle, format: "csv", leaves, checkpoints: [olderNote], jwks: onlyNew }),
+      checkBundleLog({
+        bundle: newerBundle,
+        format: "csv",
+        leaves,
+        checkpoints: [olderNote],
+        jwks: onlyNew,
+        ...pinned,
+      }),
     ).toMatchObject({
       reason: "checkpoint_unsigned",
     });
@@ -196,5 +221,70 @@ describe("transparency log", () => {
       const res = await stranger.fetch(path);
       expect(res.status).toBe(404);
     }
+  });
+});
+
+describe("offline checks pin the key's use and the checkpoint's log (issue 26)", () => {
+  const seed = (key: PrivateJwk) => base64urlnopad.decode(key.d);
+  const auditNoteKey = { name: FLEET_HOST, publicKey: base64urlnopad.decode(AUDIT_KEY.x) };
+
+  /** A project's CSV bundle, leaf order and latest checkpoint, as a verifier downloads them. */
+  async function downloaded() {
+    const { owner, projectId } = await loggedProject(2);
+    const bundle = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
+    const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
+    const note = await (await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`)).text();
+    const text = openNote(note, [auditNoteKey])?.text ?? "";
+    const checkpoint = parseCheckpoint(text);
+    if (!checkpoint) throw new Error("no checkpoint");
+    const check = (checkpoints: string[], jwks: { keys?: unknown } = LIVE_JWKS) =>
+      checkBundleLog({ bundle, format: "csv", leaves, checkpoints, jwks, projectId, fleetHost: FLEET_HOST });
+    // The control: the genuine checkpoint checks out against the JWKS the auth host serves.
+    expect(check([note])).toMatchObject({ ok: true });
+    return { projectId, bundle, note, text, checkpoint, check };
+  }
+
+  it("a bundle whose manifest is signed by a session key (oc_use session) is refused with wrong_key_use", async () => {
+    const { bundle } = await downloaded();
+    expect(await verifyBundle(bundle, LIVE_JWKS)).toMatchObject({ ok: true });
+    const split = splitBundle(bundle, "csv");
+    if (!split) throw new Error("not a bundle");
+    // The same bytes under a manifest naming, and signed by, the auth host's session key.
+    const manifest: Manifest = { ...split.trailer.manifest, kid: SESSION_KEY.kid };
+    const signature = encodeSignature(ed25519.sign(manifestBytes(manifest), seed(SESSION_KEY)));
+    const bySession = split.body + bundleTail("csv", manifest, signature);
+    expect(await verifyBundle(bySession, LIVE_JWKS)).toMatchObject({ ok: false, reason: "wrong_key_use" });
+    // The audit key itself vouches only while marked for audit: marked for sessions, or unmarked, it does not.
+    expect(await verifyBundle(bundle, jwksOf([AUDIT_KEY, "session"]))).toMatchObject({ reason: "wrong_key_use" });
+    expect(await verifyBundle(bundle, { keys: [toPublicJwk(AUDIT_KEY)] })).toMatchObject({ reason: "wrong_key_use" });
+    expect(await verifyBundle(bundle, jwksOf([SESSION_KEY, "session"]))).toMatchObject({ reason: "unknown_kid" });
+  });
+
+  it("a checkpoint the audit key signed for another project's log, or another fleet's, is refused", async () => {
+    const { projectId, checkpoint, check } = await downloaded();
+    // The same root under another origin: the audit key signs every project's log, so the origin must be pinned.
+    for (const origin of [`${FLEET_HOST}/log/proj_other`, `fleet.other.example/log/${projectId}`]) {
+      const note = signNote(checkpointText({ ...checkpoint, origin }), FLEET_HOST, seed(AUDIT_KEY));
+      expect(check([note])).toMatchObject({ ok: false, reason: "checkpoint_wrong_log" });
+    }
+    // A genuine checkpoint of another project.
+    const other = await loggedProject(1);
+    const otherNote = await (await other.owner.fetch(`/api/log/checkpoint?project_id=${other.projectId}`)).text();
+    expect(check([otherNote])).toMatchObject({ ok: false, reason: "checkpoint_wrong_log" });
+  });
+
+  it("a checkpoint whose signature names another host as the key is refused with checkpoint_wrong_log", async () => {
+    const { text, check } = await downloaded();
+    const note = signNote(text, "fleet.other.example", seed(AUDIT_KEY));
+    expect(check([note])).toMatchObject({ ok: false, reason: "checkpoint_wrong_log" });
+  });
+
+  it("a checkpoint signed by a session key (oc_use session) is refused with checkpoint_unsigned", async () => {
+    const { note, text, check } = await downloaded();
+    const bySession = signNote(text, FLEET_HOST, seed(SESSION_KEY));
+    expect(check([bySession])).toMatchObject({ ok: false, reason: "checkpoint_unsigned" });
+    // The genuine note, with the audit key published for sessions (or unmarked), has no audit key to verify it.
+    expect(check([note], jwksOf([AUDIT_KEY, "session"]))).toMatchObject({ reason: "checkpoint_unsigned" });
+    expect(check([note], { keys: [toPublicJwk(AUDIT_KEY)] })).toMatchObject({ reason: "checkpoint_unsigned" });
   });
 });

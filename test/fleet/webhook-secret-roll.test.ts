@@ -1,15 +1,19 @@
-// Rolling a webhook endpoint's secret (issue 18): for the overlap every delivery's Standard Webhooks header carries
-// a signature by each secret, so a receiver that switches secrets at any moment of it fails no delivery; the
-// spec's X-Service-Signature is by the new secret at once. The receiver is the test harness's, verifying with the
-// stock libraries and whichever secret it was last given.
+// Rolling a webhook endpoint's secret (issue 18, issue 26): for the overlap every delivery's Standard Webhooks
+// header carries a signature by each secret, so a receiver that switches secrets at any moment of it fails no
+// delivery; the spec's one-value X-Service-Signature stays by the old secret until the overlap ends, with the new
+// secret's HMAC in X-Service-Signature-Next. The receiver is the test harness's, verifying with the stock libraries
+// and whichever secret it was last given; the kit's verifyWebhook is run over the same captured deliveries.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { hmacSha256 } from "../../shared/crypto/hmac";
+import { verifyWebhook } from "../../shared/kit/webhooks";
+import { deliveryHeaders, newWebhookSecret, verifyStandardSignature } from "../../shared/webhooks";
 import { delegation } from "../helpers/envelopes";
 import { type FleetClient, signedIn } from "../helpers/fleet";
 import { newWallet } from "../helpers/wallet";
 
 const RECEIVER = env.TEST_RECEIVER as string;
-type Received = { headers: Record<string, string>; serviceOk: boolean; standardOk: boolean };
+type Received = { headers: Record<string, string>; body: string; serviceOk: boolean; standardOk: boolean };
 type Rolled = { endpoint: { id: string }; secret: string; previous_secret_until: string | null };
 
 const received = async (path: string) =>
@@ -74,14 +78,12 @@ describe("rolling a webhook secret", () => {
     expect(seen.filter((r) => !r.standardOk)).toHaveLength(0); // 0 failed verifications across the roll
     const signatures = seen.map((r) => r.headers["webhook-signature"]?.split(" ").length);
     expect(signatures).toEqual([1, 1, 1, 1, ...Array(12).fill(2)]);
-    // The spec's own header is by the new secret from the roll on: only a receiver holding it passes that one.
-    expect(seen.map((r) => r.serviceOk)).toEqual([
-      true,
-      true,
-      true,
-      true,
-      ...Array(7).fill(false),
-      ...Array(5).fill(true),
+    // The spec's own header stays by the old secret for the overlap: a stock receiver that has not switched keeps
+    // passing it; one that switched early needs X-Service-Signature-Next (the kit reads it) until the overlap ends.
+    expect(seen.map((r) => r.serviceOk)).toEqual([...Array(11).fill(true), ...Array(5).fill(false)]);
+    expect(seen.map((r) => r.headers["x-service-signature-next"] !== undefined)).toEqual([
+      ...Array(4).fill(false),
+      ...Array(12).fill(true),
     ]);
   });
 
@@ -93,6 +95,8 @@ describe("rolling a webhook secret", () => {
       .run();
     const after = await deliverOne(1);
     expect(after.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
+    expect(after.headers["x-service-signature-next"]).toBeUndefined();
+    expect(after.serviceOk).toBe(false); // X-Service-Signature is by the new secret now
     expect(after.standardOk).toBe(false); // the receiver still holds the first secret
     await receiverHolds(path, rolled.body.secret);
     const now = await roll(owner, id, "?overlap_hours=0");
@@ -118,5 +122,74 @@ describe("rolling a webhook secret", () => {
     const text = JSON.stringify(log.body);
     expect(text).not.toContain(first);
     expect(text).not.toContain(rolled.body.secret);
+  });
+});
+
+describe("X-Service-Signature during a roll (issue 26)", () => {
+  const BODY = '{"id":"abc","project_id":"proj_1","kind":"agent-delegation","envelope":{"v":1}}';
+  const serviceMac = async (secret: string) => {
+    const mac = await hmacSha256(new TextEncoder().encode(secret), new TextEncoder().encode(BODY));
+    return `sha256=${[...mac].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  };
+  const sign = (secret: string, previousSecret?: string) =>
+    deliveryHeaders({
+      secret,
+      ...(previousSecret === undefined ? {} : { previousSecret }),
+      body: BODY,
+      eventType: "delegation.registered",
+      deliveryId: "del_1.1",
+      idempotencyKey: "idem_roll",
+      attempt: 1,
+      manual: false,
+      now: Date.now(),
+    });
+
+  it("deliveryHeaders with a previous secret: X-Service-Signature by it, -Next by the new, webhook-signature by both", async () => {
+    const [secret, previous] = [newWebhookSecret(), newWebhookSecret()];
+    const rolling = await sign(secret, previous);
+    expect(rolling["X-Service-Signature"]).toBe(await serviceMac(previous));
+    expect(rolling["X-Service-Signature-Next"]).toBe(await serviceMac(secret));
+    const [byNew, byOld, ...more] = (rolling["webhook-signature"] ?? "").split(" ");
+    expect(more).toEqual([]);
+    const only = (signature: string | undefined) => ({ ...rolling, "webhook-signature": signature ?? "" });
+    expect(await verifyStandardSignature(secret, only(byNew), BODY, Date.now())).toEqual({ ok: true });
+    expect(await verifyStandardSignature(previous, only(byOld), BODY, Date.now())).toEqual({ ok: true });
+    // No roll: one secret signs X-Service-Signature, and there is no Next header.
+    const plain = await sign(secret);
+    expect(plain["X-Service-Signature"]).toBe(await serviceMac(secret));
+    expect(plain["X-Service-Signature-Next"]).toBeUndefined();
+  });
+
+  it("a kit receiver holding only the old secret, or only the new, verifies every delivery of the overlap", async () => {
+    const { owner, id, first, deliverOne } = await setup();
+    const before = [await deliverOne(1), await deliverOne(2)];
+    const rolled = await roll(owner, id);
+    expect(rolled.status).toBe(200);
+    const next = rolled.body.secret;
+    const during = [await deliverOne(3), await deliverOne(4), await deliverOne(5)];
+    // The overlap ends (as 24 hours later): the old secret stops signing.
+    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_until = ? WHERE id = ?")
+      .bind(Date.now() - 1, id)
+      .run();
+    const after = [await deliverOne(6), await deliverOne(7)];
+    const verdicts = (deliveries: Received[], secret: string | string[]) =>
+      Promise.all(
+        deliveries.map(async (r) => {
+          const result = await verifyWebhook({ secret, headers: r.headers, body: r.body, scheme: "both" });
+          return result.ok ? "ok" : result.reason;
+        }),
+      );
+    expect(await verdicts(before, first)).toEqual(["ok", "ok"]);
+    expect(await verdicts(during, first)).toEqual(["ok", "ok", "ok"]);
+    expect(await verdicts(during, next)).toEqual(["ok", "ok", "ok"]);
+    expect(await verdicts(during, [next, first])).toEqual(["ok", "ok", "ok"]);
+    expect(await verdicts(after, next)).toEqual(["ok", "ok"]);
+    // The old secret alone no longer verifies once the overlap is over, nor the new one before the roll.
+    expect(await verdicts(after, first)).toEqual(["invalid_signature", "invalid_signature"]);
+    expect(await verdicts(before, next)).toEqual(["invalid_signature", "invalid_signature"]);
+    // Stock receivers of X-Service-Signature alone: the old secret through the overlap, the new one after it.
+    expect(during.every((r) => r.serviceOk)).toBe(true);
+    expect(during.every((r) => r.headers["x-service-signature-next"]?.startsWith("sha256="))).toBe(true);
+    expect(after.some((r) => r.headers["x-service-signature-next"] !== undefined)).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 // The `oc` CLI run as a user runs it (spawned Node processes, no stack): key new, delegate printing a signed
 // envelope the project's parser and verifier accept (the same id on a re-run with the same fields), an action
 // and a pledge, usage errors, and offline audit-bundle verification against a JWKS file — good, tampered, wrong
-// key — also through `npm run verify-bundle`'s script, and `npx oc` resolving this package's own bin in a clone.
+// key, a session key — also through `npm run verify-bundle`'s script; a CSV bundle against a checkpoint of the
+// fleet --fleet names; and `npx oc` resolving this package's own bin in a clone.
 import { execFile } from "node:child_process";
-import { generateKeyPairSync, sign } from "node:crypto";
+import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,12 +21,41 @@ import {
 import { sha256Hex } from "../../shared/crypto/digest";
 import { parseAgentEnvelope, verifyEnvelopeSignatures } from "../../shared/envelopes/agent";
 import { parsePledgeEnvelope, verifyPledgeSignature } from "../../shared/envelopes/pledge";
+import { checkpointText } from "../../shared/tlog/checkpoint";
+import { leafHash, rootOf } from "../../shared/tlog/merkle";
+import { signNote } from "../../shared/tlog/note";
 import { oc } from "../helpers/oc-cli";
 
 const ROOT = path.join(import.meta.dirname, "../..");
 const run = promisify(execFile);
 
 const tmp = mkdtempSync(path.join(tmpdir(), "oc-cli-"));
+
+/** A bundle of one delegation (its envelope's bytes as given), its manifest signed by `privateKey` under `kid`. */
+async function oneDelegationBundle(
+  format: "ndjson" | "csv",
+  projectId: string,
+  kid: string,
+  envelope: string,
+  privateKey: KeyObject,
+): Promise<string> {
+  const id = (JSON.parse(envelope) as { id: string }).id;
+  const body = bundleHead(format, projectId) + bundleRow(format, { kind: "delegation", id, body: envelope }, true);
+  const manifest: Manifest = {
+    format: BUNDLE_FORMAT,
+    bundle_id: `bnd_${kid}`,
+    project_id: projectId,
+    generated_at: "2026-06-01T00:00:00Z",
+    export_format: format,
+    counts: { delegation: 1, subdelegation: 0, revocation: 0, action: 0, pledge: 0, outcome: 0, abandonment: 0 },
+    total: 1,
+    sha256: await sha256Hex(body),
+    kid,
+    alg: "EdDSA",
+  };
+  const signature = sign(null, manifestBytes(manifest), privateKey).toString("base64url");
+  return body + bundleTail(format, manifest, signature);
+}
 const SCOPE = "stamp:sign(mime=text/markdown)";
 
 describe("oc CLI", () => {
@@ -87,53 +117,84 @@ describe("oc CLI", () => {
 
   it("bundle verify: OK for a signed bundle, FAILED with the reason for a tampered one or another key", async () => {
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-    const jwk = { ...publicKey.export({ format: "jwk" }), kid: "kit-test", alg: "EdDSA", use: "sig" };
+    // As the auth host publishes the fleet's key: marked for audit (only such a key may sign a bundle).
+    const jwk = { ...publicKey.export({ format: "jwk" }), kid: "kit-test", alg: "EdDSA", use: "sig", oc_use: "audit" };
     const principal = JSON.parse((await oc("key", "new")).stdout) as { wif: string };
     const agent = JSON.parse((await oc("key", "new")).stdout) as { address: string };
     const envelope = JSON.parse(
       (await oc("delegate", "--wif", principal.wif, "--agent", agent.address, "--scope", SCOPE)).stdout,
     );
-    const body =
-      bundleHead("ndjson", "proj_kit") +
-      bundleRow("ndjson", { kind: "delegation", id: envelope.id, body: JSON.stringify(envelope) }, true);
-    const manifest: Manifest = {
-      format: BUNDLE_FORMAT,
-      bundle_id: "bnd_kit",
-      project_id: "proj_kit",
-      generated_at: "2026-06-01T00:00:00Z",
-      export_format: "ndjson",
-      counts: { delegation: 1, subdelegation: 0, revocation: 0, action: 0, pledge: 0, outcome: 0, abandonment: 0 },
-      total: 1,
-      sha256: await sha256Hex(body),
-      kid: "kit-test",
-      alg: "EdDSA",
-    };
-    const signature = sign(null, manifestBytes(manifest), privateKey).toString("base64url");
-    const bundle = body + bundleTail("ndjson", manifest, signature);
+    const bundle = await oneDelegationBundle("ndjson", "proj_kit", "kit-test", JSON.stringify(envelope), privateKey);
     const files = {
       bundle: path.join(tmp, "bundle.ndjson"),
       tampered: path.join(tmp, "tampered.ndjson"),
       jwks: path.join(tmp, "jwks.json"),
       other: path.join(tmp, "other-jwks.json"),
+      session: path.join(tmp, "session-jwks.json"),
     };
     writeFileSync(files.bundle, bundle);
     writeFileSync(files.tampered, bundle.replace(envelope.nonce, "f".repeat(32)));
     writeFileSync(files.jwks, JSON.stringify({ keys: [jwk] }));
     const otherKey = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
-    writeFileSync(files.other, JSON.stringify({ keys: [{ ...otherKey, kid: "kit-test" }] }));
+    writeFileSync(files.other, JSON.stringify({ keys: [{ ...otherKey, kid: "kit-test", oc_use: "audit" }] }));
+    writeFileSync(files.session, JSON.stringify({ keys: [{ ...jwk, oc_use: "session" }] }));
 
     const ok = await oc("bundle", "verify", files.bundle, "--jwks", files.jwks);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain("OK: bundle bnd_kit of proj_kit");
+    expect(ok.stdout).toContain("OK: bundle bnd_kit-test of proj_kit");
     const tampered = await oc("bundle", "verify", files.tampered, "--jwks", files.jwks);
     expect([tampered.code, tampered.stderr]).toEqual([1, expect.stringContaining("FAILED (digest_mismatch)")]);
     const otherJwks = await oc("bundle", "verify", files.bundle, "--jwks", files.other);
     expect([otherJwks.code, otherJwks.stderr]).toEqual([1, expect.stringContaining("FAILED (bad_signature)")]);
+    // The same key published as a session key vouches for no bundle (issue 26).
+    const sessionJwks = await oc("bundle", "verify", files.bundle, "--jwks", files.session);
+    expect([sessionJwks.code, sessionJwks.stderr]).toEqual([1, expect.stringContaining("FAILED (wrong_key_use)")]);
+    // Checkpoints are checked against a fleet the person names: without --fleet (or $OC_FLEET), a usage error.
+    const noFleet = await oc(
+      ...["bundle", "verify", files.bundle, "--jwks", files.jwks, "--checkpoint", files.bundle, "--leaves", files.jwks],
+    );
+    expect([noFleet.code, noFleet.stderr]).toEqual([2, expect.stringContaining("--checkpoint needs --fleet")]);
     // The README walk-through's script is the same check.
     const script = await run(process.execPath, ["scripts/verify-bundle.mjs", files.bundle, "--jwks", files.jwks], {
       cwd: ROOT,
     });
     expect(script.stdout).toContain("1 envelopes re-verified");
+  }, 60_000);
+
+  it("bundle verify --checkpoint: the checkpoint must be the bundle's project's log on the fleet --fleet names", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const audit = { ...publicKey.export({ format: "jwk" }), kid: "kit-log", oc_use: "audit" };
+    const seed = Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url");
+    const principal = JSON.parse((await oc("key", "new")).stdout) as { wif: string };
+    const agent = JSON.parse((await oc("key", "new")).stdout) as { address: string };
+    const envelope = (await oc("delegate", "--wif", principal.wif, "--agent", agent.address, "--scope", SCOPE)).stdout;
+    const id = JSON.parse(envelope).id as string;
+    const bundle = await oneDelegationBundle("csv", "proj_log", "kit-log", envelope, privateKey);
+    const root = rootOf([leafHash(new TextEncoder().encode(envelope))]);
+    const note = (origin: string, name = "fleet.example") =>
+      signNote(checkpointText({ origin, size: 1, root, extensions: [] }), name, seed);
+    const file = (name: string, text: string) => {
+      writeFileSync(path.join(tmp, name), text);
+      return path.join(tmp, name);
+    };
+    const flags = [
+      file("log-bundle.csv", bundle),
+      ...["--jwks", file("log-jwks.json", JSON.stringify({ keys: [audit] }))],
+      ...["--leaves", file("log-leaves.json", JSON.stringify({ size: 1, ids: [id] }))],
+    ];
+    const verify = (checkpoint: string, fleet: string) =>
+      oc("bundle", "verify", ...flags, "--checkpoint", file("log-note.txt", checkpoint), "--fleet", fleet);
+    const ok = await verify(note("fleet.example/log/proj_log"), "https://fleet.example");
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain("matches 1 signed checkpoint(s) of sizes 1");
+    for (const [checkpoint, fleet] of [
+      [note("fleet.example/log/proj_log"), "https://fleet.other.example"], // another fleet named
+      [note("fleet.example/log/proj_other"), "https://fleet.example"], // another project's log
+      [note("fleet.example/log/proj_log", "fleet.other.example"), "https://fleet.example"], // another host's key name
+    ] as const) {
+      const refused = await verify(checkpoint, fleet);
+      expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining("FAILED (checkpoint_wrong_log)")]);
+    }
   }, 60_000);
 
   it("npx oc runs this package's own bin from a clone", async () => {

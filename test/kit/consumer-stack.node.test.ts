@@ -224,6 +224,8 @@ describe("consumer verifier against the running auth host", () => {
       checkpoint,
       "--leaves",
       leaves,
+      "--fleet",
+      FLEET,
     );
     expect(logged.code, logged.stderr).toBe(0);
     expect(logged.stdout).toContain("matches 1 signed checkpoint(s) of sizes 2");

@@ -15,18 +15,25 @@ const RECEIVER = env.TEST_RECEIVER as string;
 const NOW = Date.parse("2026-06-01T12:00:00Z");
 const BODY = '{"id":"abc","project_id":"proj_1","kind":"agent-delegation","envelope":{"v":1}}';
 
-async function signed(secret: string, overrides: { attempt?: number; manual?: boolean; body?: string } = {}) {
+async function signed(
+  secret: string,
+  overrides: { attempt?: number; manual?: boolean; body?: string; idempotencyKey?: string; now?: number } = {},
+) {
   return deliveryHeaders({
     secret,
     body: overrides.body ?? BODY,
     eventType: "delegation.registered",
     deliveryId: "del_1.1",
-    idempotencyKey: "idem_0123456789",
+    idempotencyKey: overrides.idempotencyKey ?? "idem_0123456789",
     attempt: overrides.attempt ?? 1,
     manual: overrides.manual ?? false,
-    now: NOW,
+    now: overrides.now ?? NOW,
   });
 }
+
+/** A delivery signed now under a key of its own (for tests that run a store or a receiver). */
+const signedNow = (secret: string) =>
+  signed(secret, { idempotencyKey: `idem_${crypto.randomUUID()}`, now: Date.now() });
 
 describe("verifyWebhook against real deliveries", () => {
   it("accepts what the fleet actually sent, byte for byte, and refuses it altered", async () => {
@@ -146,6 +153,85 @@ describe("verifyWebhook with deliveryHeaders", () => {
   });
 });
 
+describe("the dedupe key is the signed webhook-id (issue 26)", () => {
+  const CHANGED = "idem_attacker_chosen";
+
+  it("refuses a delivery whose X-Service-Idempotency-Key was changed, under scheme both and standard", async () => {
+    const secret = newWebhookSecret();
+    const headers = await signed(secret);
+    const changed = { ...headers, "X-Service-Idempotency-Key": CHANGED };
+    for (const scheme of ["both", "standard"] as const) {
+      expect(await verifyWebhook({ secret, headers, body: BODY, now: NOW, scheme })).toMatchObject({
+        ok: true,
+        idempotencyKey: headers["webhook-id"],
+      });
+      expect(await verifyWebhook({ secret, headers: changed, body: BODY, now: NOW, scheme })).toMatchObject({
+        ok: false,
+        reason: "idempotency_key_mismatch",
+      });
+    }
+    // Absent, it says nothing against the signed id: the key is webhook-id.
+    const { "X-Service-Idempotency-Key": _k, ...without } = headers;
+    expect(await verifyWebhook({ secret, headers: without, body: BODY, now: NOW })).toMatchObject({
+      ok: true,
+      idempotencyKey: headers["webhook-id"],
+    });
+  });
+
+  it("a replay with a changed X-Service-Idempotency-Key after the first was handled is not run again", async () => {
+    const secret = newWebhookSecret();
+    const headers = await signedNow(secret);
+    const store = new MemoryIdempotencyStore();
+    const handled: string[] = [];
+    const handler = (delivery: { idempotencyKey: string }) => {
+      handled.push(delivery.idempotencyKey);
+    };
+    const post = (h: Record<string, string>) =>
+      receiveWebhook(
+        new Request("https://example.com/hook", { method: "POST", headers: h, body: BODY }),
+        {
+          secret,
+          store,
+        },
+        handler,
+      );
+    expect((await post(headers)).status).toBe(200);
+    const replay = await post({ ...headers, "X-Service-Idempotency-Key": CHANGED });
+    expect([replay.status, await replay.json()]).toEqual([401, { ok: false, reason: "idempotency_key_mismatch" }]);
+    // The same replay without the header meets the signed id in the store.
+    const { "X-Service-Idempotency-Key": _k, ...without } = headers;
+    const bare = await post(without);
+    expect([bare.status, await bare.json()]).toEqual([200, { ok: true, duplicate: true }]);
+    expect(handled).toEqual([headers["webhook-id"]]);
+    for (const scheme of ["both", "standard"] as const) {
+      const again = { ...headers, "X-Service-Idempotency-Key": CHANGED };
+      expect((await verifyWebhook({ secret, headers: again, body: BODY, store, scheme })).ok).toBe(false);
+    }
+  });
+
+  it("scheme service keys on the unsigned X-Service-Idempotency-Key, so a replay under a new key passes it", async () => {
+    const secret = newWebhookSecret();
+    const headers = await signed(secret);
+    const store = new MemoryIdempotencyStore();
+    const first = await verifyWebhook({ secret, headers, body: BODY, now: NOW, store, scheme: "service" });
+    expect(first).toMatchObject({ ok: true, idempotencyKey: "idem_0123456789" });
+    if (first.ok) await store.add(first.idempotencyKey);
+    expect(await verifyWebhook({ secret, headers, body: BODY, now: NOW, store, scheme: "service" })).toMatchObject({
+      reason: "duplicate",
+    });
+    // Documented (docs/kit.md): nothing signed binds a service-only delivery to its key or a time. The Standard
+    // headers do: the same replay is refused there.
+    const replay = { ...headers, "X-Service-Idempotency-Key": CHANGED };
+    expect(
+      await verifyWebhook({ secret, headers: replay, body: BODY, now: NOW, store, scheme: "service" }),
+    ).toMatchObject({ ok: true, idempotencyKey: CHANGED });
+    expect(await verifyWebhook({ secret, headers: replay, body: BODY, now: NOW, store })).toMatchObject({
+      ok: false,
+      reason: "idempotency_key_mismatch",
+    });
+  });
+});
+
 describe("idempotency stores and the ready receiver", () => {
   it("MemoryIdempotencyStore forgets the oldest key past its size and keys past their TTL", () => {
     const clock = { t: 0 };
@@ -167,16 +253,7 @@ describe("idempotency stores and the ready receiver", () => {
 
   it("receiveWebhook: 200 once handled, 200 duplicate after, 500 and a second chance when the handler throws", async () => {
     const secret = newWebhookSecret();
-    const headers = await deliveryHeaders({
-      secret,
-      body: BODY,
-      eventType: "delegation.registered",
-      deliveryId: "d.1",
-      idempotencyKey: `idem_${crypto.randomUUID()}`,
-      attempt: 1,
-      manual: false,
-      now: Date.now(),
-    });
+    const headers = await signedNow(secret);
     const request = () => new Request("https://example.com/hook", { method: "POST", headers, body: BODY });
     const store = new MemoryIdempotencyStore();
     const handled: string[] = [];

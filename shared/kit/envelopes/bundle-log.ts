@@ -4,6 +4,10 @@
 // order, must give each checkpoint's root at its size. Two checkpoints that both match are consistent: the older
 // tree is a prefix of the newer one, by construction. CSV and JSON bundles carry the envelopes' bytes unchanged and
 // are read back exactly; ndjson cannot be (it turns an envelope's line breaks into spaces), so it is refused.
+// Each checkpoint must be this project's log on this fleet (issue 26): signed by a JWKS key marked `oc_use: "audit"`
+// under the fleet's host as key name, with origin `<fleet host>/log/<project id>`. The host is the caller's trusted
+// input, never read from the checkpoint (which would let any log vouch for itself); the project id is the bundle's
+// signed manifest's.
 import { base64urlnopad } from "@scure/base";
 import type { AuditFormat } from "../../audit/bundle-format";
 import { utf8 } from "../../crypto/digest";
@@ -13,7 +17,8 @@ import { type NoteKey, openNote } from "../../tlog/note";
 
 export type LogCheckFailure =
   | "format_unsupported" // an ndjson bundle: its envelopes' bytes are not the signed ones
-  | "checkpoint_unsigned" // no JWKS key of the name and hash its signature lines give verifies it
+  | "checkpoint_unsigned" // no audit key of the JWKS, under any name its signature lines give, verifies it
+  | "checkpoint_wrong_log" // signed by an audit key, but under another host's name or for another log's origin
   | "checkpoint_malformed" // the signed text is not a checkpoint
   | "leaf_missing" // the leaf order names an envelope the bundle does not hold, or is shorter than a checkpoint
   | "root_mismatch"; // the bundle's envelopes, in the leaf order, give another root at the checkpoint's size
@@ -68,15 +73,22 @@ function jsonBodies(bundle: string): Map<string, string> {
   return bodies;
 }
 
-/** Candidate note keys: every Ed25519 key of the JWKS under each name the note's signature lines give. */
-function noteKeys(note: string, jwks: { keys?: unknown }): NoteKey[] {
-  const names = [...note.matchAll(/^— (\S+) /gmu)].map((m) => m[1] as string);
-  const keys = Array.isArray(jwks.keys) ? (jwks.keys as { kty?: unknown; crv?: unknown; x?: unknown }[]) : [];
-  const publicKeys = keys
-    .filter((k) => k.kty === "OKP" && k.crv === "Ed25519" && typeof k.x === "string")
+/** The JWKS's Ed25519 keys marked for audit: session keys share the JWKS and must not sign a checkpoint. */
+function auditKeys(jwks: { keys?: unknown }): Uint8Array[] {
+  const keys = Array.isArray(jwks.keys)
+    ? (jwks.keys as { kty?: unknown; crv?: unknown; x?: unknown; oc_use?: unknown }[])
+    : [];
+  return keys
+    .filter((k) => k.kty === "OKP" && k.crv === "Ed25519" && typeof k.x === "string" && k.oc_use === "audit")
     .map((k) => base64urlnopad.decode(k.x as string));
-  return names.flatMap((name) => publicKeys.map((publicKey) => ({ name, publicKey })));
 }
+
+/** Candidate note keys: each audit key under each of `names` (a note key's hash covers its name too). */
+const noteKeys = (names: readonly string[], publicKeys: readonly Uint8Array[]): NoteKey[] =>
+  names.flatMap((name) => publicKeys.map((publicKey) => ({ name, publicKey })));
+
+/** The names a note's signature lines give. */
+const signerNames = (note: string) => [...note.matchAll(/^— (\S+) /gmu)].map((m) => m[1] as string);
 
 export function checkBundleLog(input: {
   bundle: string;
@@ -86,17 +98,35 @@ export function checkBundleLog(input: {
   /** Signed checkpoint notes, any order. */
   checkpoints: readonly string[];
   jwks: { keys?: unknown };
+  /** The bundle's project: `manifest.project_id` of a bundle verifyBundle accepted. */
+  projectId: string;
+  /** The fleet's host (`new URL(fleet origin).host`, e.g. "fleet.example.com"), told by the caller, not read. */
+  fleetHost: string;
 }): LogCheck {
   if (input.format === "ndjson") {
     return { ok: false, reason: "format_unsupported", detail: "check the log against the CSV or JSON export" };
   }
   const bodies = input.format === "csv" ? csvBodies(input.bundle) : jsonBodies(input.bundle);
+  const audit = auditKeys(input.jwks);
+  const origin = `${input.fleetHost}/log/${input.projectId}`;
   const checked: Checkpoint[] = [];
   for (const note of input.checkpoints) {
-    const opened = openNote(note, noteKeys(note, input.jwks));
-    if (!opened) return { ok: false, reason: "checkpoint_unsigned", detail: "no key of the JWKS signed a checkpoint" };
+    const opened = openNote(note, noteKeys([input.fleetHost], audit));
+    if (!opened) {
+      // Told apart only for the message: an audit signature under another host's name is another fleet's log.
+      if (openNote(note, noteKeys(signerNames(note), audit))) {
+        const detail = `a checkpoint is signed as ${signerNames(note).join(", ")}, not as ${input.fleetHost}`;
+        return { ok: false, reason: "checkpoint_wrong_log", detail };
+      }
+      const detail = 'no audit key (oc_use "audit") of the JWKS signed a checkpoint';
+      return { ok: false, reason: "checkpoint_unsigned", detail };
+    }
     const checkpoint = parseCheckpoint(opened.text);
     if (!checkpoint) return { ok: false, reason: "checkpoint_malformed", detail: "the signed text is no checkpoint" };
+    if (checkpoint.origin !== origin) {
+      const detail = `a checkpoint is of the log ${checkpoint.origin}, not ${origin}`;
+      return { ok: false, reason: "checkpoint_wrong_log", detail };
+    }
     const hashes = [];
     for (const id of input.leaves.slice(0, checkpoint.size)) {
       const body = bodies.get(id);

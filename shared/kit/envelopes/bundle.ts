@@ -1,6 +1,7 @@
 // Offline verification of a downloaded audit bundle (DECISIONS 16): the manifest's Ed25519 signature against the
-// auth host's JWKS (by the manifest's kid), the sha256 of every byte before the manifest, then every envelope's id
-// and signature again with the project's own parsers. Pure given the JWKS; WebCrypto, so Node 20+ and Workers.
+// auth host's JWKS (by the manifest's kid, among the keys marked `oc_use: "audit"` only), the sha256 of every byte
+// before the manifest, then every envelope's id and signature again with the project's own parsers. Pure given the
+// JWKS; WebCrypto, so Node 20+ and Workers.
 import { base64urlnopad } from "@scure/base";
 import { type AuditFormat, type Manifest, manifestBytes, splitBundle } from "../../audit/bundle-format";
 import { sha256Hex } from "../../crypto/digest";
@@ -10,6 +11,7 @@ import * as pledgeLib from "../../envelopes/pledge";
 export type BundleFailure =
   | "not_a_bundle" // no signed manifest of the format found
   | "unknown_kid" // the manifest's kid is not in the JWKS
+  | "wrong_key_use" // the manifest's kid names a JWKS key not marked `oc_use: "audit"` (e.g. a session key)
   | "bad_signature" // the manifest's signature does not verify
   | "digest_mismatch" // the bytes before the manifest are not the ones it names
   | "envelope_invalid" // an envelope fails to parse, hashes to another id, or its signature fails
@@ -18,6 +20,14 @@ export type BundleFailure =
 export type BundleVerification =
   | { ok: true; manifest: Manifest; format: AuditFormat; checked: number }
   | { ok: false; reason: BundleFailure; detail: string };
+
+/** A JWKS entry as read here: `oc_use` is the auth host's marker ("session" or "audit", signing-key.ts). */
+interface JwksEntry {
+  kid?: unknown;
+  kty?: unknown;
+  crv?: unknown;
+  oc_use?: unknown;
+}
 
 interface Row {
   kind: string;
@@ -92,7 +102,10 @@ async function checkEnvelope(row: Row): Promise<string | undefined> {
   return sig.ok ? undefined : (sig.detail ?? "signature does not verify");
 }
 
-/** Verifies a bundle's text against a JWKS (`{keys:[…]}`, as served at /.well-known/jwks.json). */
+/**
+ * Verifies a bundle's text against a JWKS (`{keys:[…]}`, as served at /.well-known/jwks.json): only its keys marked
+ * `oc_use: "audit"` may have signed the manifest; an unmarked key counts as a session key, as signing-key.ts reads it.
+ */
 export async function verifyBundle(
   text: string,
   jwks: { keys?: unknown },
@@ -101,8 +114,14 @@ export async function verifyBundle(
   const split = splitBundle(text, format);
   if (!split) return { ok: false, reason: "not_a_bundle", detail: `no signed ${format} manifest found` };
   const { manifest, signature } = split.trailer;
-  const keys = Array.isArray(jwks.keys) ? (jwks.keys as { kid?: unknown; kty?: unknown; crv?: unknown }[]) : [];
-  const jwk = keys.find((k) => k.kid === manifest.kid && k.kty === "OKP" && k.crv === "Ed25519");
+  const keys = Array.isArray(jwks.keys) ? (jwks.keys as JwksEntry[]) : [];
+  const named = keys.filter((k) => k.kid === manifest.kid && k.kty === "OKP" && k.crv === "Ed25519");
+  // The auth host's JWKS also holds its session keys: one of those must never vouch for a bundle (issue 26).
+  const jwk = named.find((k) => k.oc_use === "audit");
+  if (!jwk && named.length > 0) {
+    const detail = `kid ${manifest.kid} is in the JWKS but not marked oc_use "audit"`;
+    return { ok: false, reason: "wrong_key_use", detail };
+  }
   if (!jwk) return { ok: false, reason: "unknown_kid", detail: `kid ${manifest.kid} is not in the JWKS` };
   let valid = false;
   try {

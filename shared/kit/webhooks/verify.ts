@@ -2,6 +2,12 @@
 // own verifiers (shared/webhooks/signing.ts: WebCrypto HMAC verify, constant time), the Standard Webhooks
 // timestamp inside ±300 s (the reference library's window, both directions), an optional idempotency store so a
 // redelivery is recognised, and a typed result with a reason. Runs in Workers and Node 20+.
+//
+// Replay (issue 26): only the Standard Webhooks headers bind a delivery to a time (webhook-timestamp) and to its
+// dedupe key (webhook-id, inside the signed string); X-Service-Signature covers the body alone. So with the Standard
+// headers checked the key is the signed webhook-id, and an X-Service-Idempotency-Key that says otherwise is refused.
+// With scheme "service" only, nothing signed names a time or a key: a captured delivery replays at any time under
+// any new X-Service-Idempotency-Key, and the dedupe store cannot tell. That scheme has no replay protection.
 
 import { withinSeconds } from "../../time";
 import { type RawBody, verifyServiceSignature, verifyStandardSignature } from "../../webhooks/signing";
@@ -22,6 +28,7 @@ export type WebhookFailure =
   | "missing_signature" // a required header is absent
   | "invalid_signature" // no signature matches the bytes under any of the secrets
   | "timestamp_out_of_window" // webhook-timestamp more than the tolerance in the past or the future
+  | "idempotency_key_mismatch" // X-Service-Idempotency-Key differs from the signed webhook-id (an altered replay)
   | "malformed_body" // signed, but not the JSON object the fleet sends
   | "duplicate"; // this idempotency key was already processed (answer 2xx so the sender stops)
 
@@ -31,7 +38,10 @@ export type WebhookVerification =
       event: WebhookEvent;
       /** X-Service-Event, e.g. delegation.registered */
       eventType: string | undefined;
-      /** Stable across retries of one event to one endpoint: the dedupe key (also `webhook-id`). */
+      /**
+       * Stable across retries of one event to one endpoint: the dedupe key. The signed `webhook-id` when the Standard
+       * headers are checked; in scheme "service" the unsigned X-Service-Idempotency-Key (no replay protection).
+       */
       idempotencyKey: string;
       /** X-Service-Delivery: this attempt's id. */
       deliveryId: string | undefined;
@@ -44,12 +54,18 @@ export type WebhookVerification =
   | { ok: false; reason: WebhookFailure; detail: string; idempotencyKey?: string };
 
 export interface VerifyWebhookInput {
-  /** The endpoint's whsec_… secret; several during a rotation (any may match). */
+  /**
+   * The endpoint's whsec_… secret; several during a rotation (any may match). During the fleet's roll overlap
+   * X-Service-Signature is by the old secret and X-Service-Signature-Next by the new: either may match.
+   */
   secret: string | readonly string[];
   headers: Headers | Record<string, string | string[] | undefined>;
   /** The body exactly as received: bytes (Node Buffer, ArrayBuffer) or the text of them. Never re-serialised JSON. */
   body: RawBody | ArrayBuffer;
-  /** "both" (default): X-Service-Signature and the Standard Webhooks headers; or only one of them. */
+  /**
+   * "both" (default): X-Service-Signature and the Standard Webhooks headers; or only one of them. "service" alone
+   * has no replay protection: no timestamp, and its idempotency key is not signed.
+   */
   scheme?: "both" | "service" | "standard";
   toleranceSeconds?: number;
   /** Epoch ms; default Date.now(). */
@@ -94,7 +110,7 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookV
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const flat: Record<string, string | undefined> = {};
   for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) flat[name] = read(input.headers, name);
-  const idempotencyKey = read(input.headers, "x-service-idempotency-key") ?? flat["webhook-id"];
+  const serviceKey = read(input.headers, "x-service-idempotency-key");
 
   let timestamp: number | undefined;
   if (scheme !== "service") {
@@ -112,8 +128,27 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookV
   }
   if (scheme !== "standard") {
     const header = read(input.headers, "x-service-signature");
-    const service = await anySecret(secrets, (s) => verifyServiceSignature(s, body, header));
+    // During a roll's overlap the fleet signs X-Service-Signature with the old secret and adds the new secret's
+    // HMAC as X-Service-Signature-Next (shared/webhooks/signing.ts): a receiver holding either verifies.
+    const next = read(input.headers, "x-service-signature-next");
+    const service = await anySecret(secrets, async (s) => {
+      const primary = await verifyServiceSignature(s, body, header);
+      if (primary.ok || primary.reason === "missing_signature" || !next) return primary;
+      const byNext = await verifyServiceSignature(s, body, next);
+      return byNext.ok ? byNext : primary;
+    });
     if (!service.ok) return fail(service.reason as WebhookFailure, service.detail ?? "X-Service-Signature");
+  }
+  let idempotencyKey: string | undefined;
+  if (scheme === "service") {
+    // Unsigned: a replay may carry any key it likes (see the top of this file).
+    idempotencyKey = serviceKey ?? flat["webhook-id"];
+  } else {
+    // webhook-id is inside the verified Standard signature; the unsigned header may only repeat it.
+    idempotencyKey = flat["webhook-id"];
+    if (serviceKey !== undefined && serviceKey !== idempotencyKey) {
+      return fail("idempotency_key_mismatch", "X-Service-Idempotency-Key is not the signed webhook-id");
+    }
   }
   if (!idempotencyKey) return fail("missing_signature", "no X-Service-Idempotency-Key or webhook-id");
 

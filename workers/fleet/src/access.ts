@@ -31,6 +31,17 @@ export function atLeast(access: Pick<Access, "role">, minimum: Role): void {
   throw new AppError(minimum === "owner" ? "owner_required" : "role_forbidden");
 }
 
+/**
+ * Owner work an API token may not do, even an owner-scope one (issue 26: a token minting tokens would outlive the
+ * one-year cap forever; billing spends money): an owner, signed in. A token gets 403 `owner_required`.
+ */
+export function requireSignedInOwner(access: Access, what: string): void {
+  atLeast(access, "owner");
+  if (access.caller.kind !== "session") {
+    throw new AppError("owner_required", { detail: `${what} needs a signed-in owner; an API token cannot` });
+  }
+}
+
 /** The admin log's `actor` column is `id`; a change made with a token also names the token's creator. */
 export interface Actor {
   id: string;

@@ -1,6 +1,6 @@
 // The fleet registry: identifies the caller once, guards browser state changes (bearer calls exempt), runs each
-// API request on a D1 session (reads may use replicas, shared/db/read-replicas.ts), mounts each route group and the meta
-// routes; errors rendered once.
+// API request on a D1 session (anonymous reads may use replicas; a request with a credential starts at the primary:
+// shared/db/read-replicas.ts), mounts each route group and the meta routes; errors rendered once.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { d1Sessions } from "../../../shared/db/read-replicas";
 import { limitBody } from "../../../shared/http/body-limit";
@@ -9,6 +9,7 @@ import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import { sameOrigin } from "../../../shared/http/same-origin";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import { hasBearer, identifyCaller } from "./caller";
+import { hasCredential } from "./credential";
 import type { FleetEnv } from "./env";
 import { confirmRefusedAccess } from "./registry/intake";
 import { adminLogRoutes } from "./routes/admin-log";
@@ -31,6 +32,7 @@ import { revocationRoutes } from "./routes/revocations";
 import { tokenRoutes } from "./routes/tokens";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
+import { webhookRecoveryRoutes } from "./routes/webhook-recovery";
 import { webhookSecretRollRoutes } from "./routes/webhook-secret-roll";
 import { dispatchAfterWrite } from "./webhooks/after-write";
 
@@ -39,7 +41,10 @@ export const app = new OpenAPIHono<FleetEnv>();
 app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
-app.use("/api/*", d1Sessions());
+app.use(
+  "/api/*",
+  d1Sessions<FleetEnv>({ credentialed: hasCredential, authenticated: (c) => c.get("caller") !== undefined }),
+);
 app.use("/api/*", identifyCaller);
 app.use("/api/*", confirmRefusedAccess);
 app.use("/api/*", dispatchAfterWrite);
@@ -59,6 +64,7 @@ for (const group of [
   logRoutes,
   webhookEndpointRoutes,
   webhookSecretRollRoutes,
+  webhookRecoveryRoutes,
   webhookDeliveryRoutes,
   billingRoutes,
   checkoutRoutes,
@@ -73,9 +79,10 @@ mountMetaRoutes(app, {
   title: "Fleet registry API",
   version: "0.1.0",
   description:
-    "Every request runs on a D1 session (read replication). An answer to a request that read or wrote the " +
-    "database carries its bookmark in the `x-d1-bookmark` header; send it back on a GET to read your own writes " +
-    "from whichever replica answers. Reads without one may be served by any replica; other methods start at the " +
-    "primary.",
+    "Every request runs on a D1 session (read replication). A request with a credential (the session cookie or a " +
+    "bearer token) starts at the primary, so who you are and what you may do is always decided on the latest " +
+    "state; so does any method but GET and HEAD. An answer to an authenticated request that read or wrote the " +
+    "database carries its bookmark in the `x-d1-bookmark` header; anonymous answers carry none. Send it back on an " +
+    "anonymous GET to read at least that new a state; anonymous reads without one may be served by any replica.",
 });
 installErrorHandling(app);

@@ -1,8 +1,9 @@
 // The periodic reconciler (Cron Trigger, and POST /api/cron/reconcile with CRON_SECRET): pending pledges past
 // expires_at resolve to the deterministic expired_unresolved outcome (same pledge → same outcome id, so a second
 // or concurrent run registers nothing twice), pending events are fanned out, and every endpoint with due
-// deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04); payment processor event
-// ids older than their retention are forgotten.
+// deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04); log leaves written without
+// their hash are hashed in bounded slices (registry/leaf-hashes.ts); payment processor event ids older than their
+// retention are forgotten.
 import { and, eq } from "drizzle-orm";
 import { type Db, orm } from "../../../shared/db/client";
 import { envelopes } from "../../../shared/db/schema";
@@ -11,6 +12,7 @@ import { AppError } from "../../../shared/errors";
 import { forgetOldProcessorEvents } from "./billing/ledger";
 import type { FleetBindings } from "./env";
 import { envelopeIn } from "./registry/conditions";
+import { hashLeaves } from "./registry/leaf-hashes";
 import { pledgeMovesTo } from "./registry/pledge-state";
 import { register } from "./registry/store";
 import { dispatch, endpointsWithDueWork, kickEndpoints } from "./webhooks/dispatch";
@@ -21,6 +23,8 @@ export const RECONCILE_BATCH = 200;
 export interface ReconcileReport {
   expired: number;
   rearmed: number;
+  /** Log leaves from before registrations carried their hash, hashed by this run. */
+  leaves_hashed: number;
 }
 
 async function expirePledges(db: Db, now: number): Promise<number> {
@@ -66,6 +70,7 @@ export async function reconcile(env: FleetBindings, now = Date.now()): Promise<R
   await dispatch(env);
   const due = await endpointsWithDueWork(env, now);
   await kickEndpoints(env, due);
+  const leavesHashed = await hashLeaves(orm(env.DB));
   await forgetOldProcessorEvents(env.DB, now);
-  return { expired, rearmed: due.length };
+  return { expired, rearmed: due.length, leaves_hashed: leavesHashed };
 }

@@ -1,20 +1,32 @@
-// Email one-time-code sign-in (DECISIONS 10): start mails a 6-digit code (same answer whether or not the address
-// has an account), verify signs in with it. Accounts minted here are held by the service (no key is handed out).
+// Email one-time-code sign-in (DECISIONS 10, refined by issue 26): start mails a 6-digit code (same answer whether or
+// not the address has an account) and binds it to this browser's attempt (the oc_email_code cookie); verify signs in
+// with it, from that browser only. Accounts minted here are held by the service (no key is handed out).
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
 import {
-  CODE_TTL_MS,
   codeMac,
   codeMatches,
-  FAILURE_WINDOW_MS,
   MAX_FAILURES,
+  newAttemptId,
   newCode,
   normalizeEmail,
+  type Refusal,
   STARTS_PER_HOUR,
 } from "../../../../shared/auth/email-code";
+import {
+  clearedEmailCodeCookie,
+  emailCodeCookie,
+  readEmailCodeCookie,
+} from "../../../../shared/auth/email-code-cookie";
+import {
+  consumeAttempt,
+  countTry,
+  openAttempt,
+  recordWrongCode,
+  resendCode,
+  whyRefused,
+} from "../../../../shared/auth/email-code-store";
 import { findOrCreateAccount } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
-import { emailCodes } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { clientIpKey } from "../../../../shared/http/client-ip";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
@@ -30,6 +42,7 @@ import { AccountResult, AddQuery } from "../schemas";
 export const emailOtpRoutes = routeGroup<AuthEnv>();
 const HOURLY = { capacity: STARTS_PER_HOUR, windowMs: 60 * 60 * 1000 };
 const Email = z.string().trim().max(254).email();
+const ASK_HERE = "no code was asked for this address in this browser (or it was used): ask for one here";
 
 function codeKey(env: AuthEnv["Bindings"]): string {
   if (!env.EMAIL_CODE_KEY || env.EMAIL_CODE_KEY.length < 16)
@@ -37,17 +50,43 @@ function codeKey(env: AuthEnv["Bindings"]): string {
   return env.EMAIL_CODE_KEY;
 }
 
+/** The wire answer for a try that was not compared. */
+function refused(refusal: Refusal, now: number): AppError {
+  switch (refusal.kind) {
+    case "not_this_browser":
+      return new AppError("email_code_invalid", { detail: ASK_HERE });
+    case "address_locked":
+      return new AppError("email_code_locked", {
+        detail: `too many wrong codes for this address: locked until ${new Date(refusal.until).toISOString()}`,
+        headers: { "Retry-After": String(Math.max(1, Math.ceil((refusal.until - now) / 1000))) },
+      });
+    case "spent":
+      return new AppError("email_code_locked", {
+        detail: `this code has had ${MAX_FAILURES} wrong tries: ask for a new code`,
+      });
+    case "expired":
+      return new AppError("email_code_expired", { detail: "ask for a new code" });
+    case "changed":
+      return new AppError("email_code_invalid", { detail: "the code changed while it was checked: try again" });
+  }
+}
+
 emailOtpRoutes.openapi(
   createRoute({
     method: "post",
     path: "/api/auth/email-otp/start",
-    summary: "Email a 6-digit sign-in code (valid 10 minutes)",
+    summary: "Email a 6-digit sign-in code (valid 10 minutes), bound to this browser",
+    description:
+      "Answers `{ok:true}` for every address. The code belongs to this browser's attempt, named by the " +
+      "`oc_email_code` cookie (HttpOnly, `Path=/api/auth/email-otp`, an hour): a first start sets it; a start " +
+      "from a browser whose attempt for the same address is under an hour old and has tries left is a resend " +
+      "(a new code, the attempt's wrong tries kept). At most 5 starts an hour per address and per IP.",
     middleware: [rateLimit({ bucket: "email-otp-start", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
     request: {
       body: jsonRequest(z.strictObject({ email: Email })),
     },
     responses: {
-      200: json(z.object({ ok: z.literal(true) }), "Sent (the same answer for every address)"),
+      200: json(z.object({ ok: z.literal(true) }), "Sent (the same answer for every address); may set oc_email_code"),
       ...errorResponses("invalid_body", "rate_limited", "mailer_not_configured", "mailer_error", "cross_site_blocked"),
     },
   }),
@@ -59,12 +98,17 @@ emailOtpRoutes.openapi(
     await takeNamed(c.env.RATE_LIMITER, `otp-ip|${clientIpKey(c.req.raw.headers)}`, HOURLY);
     const code = newCode();
     const now = Date.now();
-    const fresh = { codeMac: await codeMac(key, email, code), expiresAt: now + CODE_TTL_MS, createdAt: now };
-    // A resend replaces the code but keeps the failure count (better-auth #11162).
-    await orm(c.env.DB)
-      .insert(emailCodes)
-      .values({ email, ...fresh, failures: 0, failuresSince: null })
-      .onConflictDoUpdate({ target: emailCodes.email, set: fresh });
+    const db = orm(c.env.DB);
+    // A resend replaces the code but keeps the attempt's wrong tries (better-auth #11162).
+    const held = readEmailCodeCookie(c.req.header("cookie"));
+    const resent =
+      held !== undefined &&
+      (await resendCode(db, { attempt: held, email, codeMac: await codeMac(key, email, held, code), now }));
+    if (!resent) {
+      const attempt = newAttemptId();
+      await openAttempt(db, { attempt, email, codeMac: await codeMac(key, email, attempt, code), now });
+      c.header("Set-Cookie", emailCodeCookie(attempt));
+    }
     await sendMail(c.env, {
       to: email,
       subject: `Your sign-in code: ${code}`,
@@ -79,6 +123,12 @@ emailOtpRoutes.openapi(
     method: "post",
     path: "/api/auth/email-otp/verify",
     summary: "Sign in with the emailed code; `add=1` (or `add: true`) adds the account to the browser's roster",
+    description:
+      "Checks the code of the attempt named by this browser's `oc_email_code` cookie (no cookie, or another " +
+      "browser's attempt: `email_code_invalid`). Each try is counted before it is compared: 5 wrong tries spend " +
+      "the code (`email_code_locked`; a resend does not restore them, a new code must be asked for). Past 20 " +
+      "wrong codes an hour for one address, over every browser, the address is locked until the time the detail " +
+      "states (`email_code_locked` with Retry-After). A right code signs in once and clears the cookie.",
     middleware: [rateLimit({ bucket: "email-otp-verify", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
     request: {
       query: AddQuery,
@@ -91,14 +141,16 @@ emailOtpRoutes.openapi(
       ),
     },
     responses: {
-      200: json(AccountResult, "Signed in; the oc_session cookie is set"),
+      200: json(AccountResult, "Signed in; the oc_session cookie is set and oc_email_code cleared"),
       ...errorResponses(
         "invalid_body",
         "email_code_invalid",
         "email_code_expired",
         "email_code_locked",
+        "roster_full",
         "rate_limited",
         "cross_site_blocked",
+        "mailer_not_configured",
       ),
     },
   }),
@@ -107,36 +159,21 @@ emailOtpRoutes.openapi(
     const query = c.req.valid("query");
     const email = normalizeEmail(body.email);
     const key = codeKey(c.env);
+    const attempt = readEmailCodeCookie(c.req.header("cookie"));
+    if (!attempt) throw new AppError("email_code_invalid", { detail: ASK_HERE });
     const now = Date.now();
     const db = orm(c.env.DB);
-    // The attempt is counted before the code is compared, in one conditional write: of any number of concurrent
-    // guesses, only those that got a row back (at most MAX_FAILURES in a window) are ever compared.
-    const inWindow = sql`${emailCodes.failuresSince} is not null and ${now} - ${emailCodes.failuresSince} < ${FAILURE_WINDOW_MS}`;
-    const [row] = await db
-      .update(emailCodes)
-      .set({
-        failures: sql`case when ${inWindow} then ${emailCodes.failures} + 1 else 1 end`,
-        failuresSince: sql`case when ${inWindow} then ${emailCodes.failuresSince} else ${now} end`,
-      })
-      .where(and(eq(emailCodes.email, email), sql`(not (${inWindow}) or ${emailCodes.failures} < ${MAX_FAILURES})`))
-      .returning({ codeMac: emailCodes.codeMac, expiresAt: emailCodes.expiresAt });
-    if (!row) {
-      const held = await db
-        .select({ email: emailCodes.email })
-        .from(emailCodes)
-        .where(eq(emailCodes.email, email))
-        .get();
-      throw new AppError(held ? "email_code_locked" : "email_code_invalid");
+    // Counted before compared, in one conditional write (email-code-store.ts): a try that got no row compares nothing.
+    const counted = await countTry(db, { attempt, email, now });
+    if (!counted) throw refused(await whyRefused(db, { attempt, email, now }), now);
+    if (!(await codeMatches(key, { email, attempt, code: body.code }, counted.codeMac))) {
+      await recordWrongCode(db, email, now);
+      const left = MAX_FAILURES - counted.failures;
+      throw new AppError("email_code_invalid", { detail: `${left} ${left === 1 ? "try" : "tries"} left on this code` });
     }
-    if (now >= row.expiresAt) throw new AppError("email_code_expired");
-    // A wrong guess has already been counted, against the address, never by code value.
-    if (!(await codeMatches(key, email, body.code, row.codeMac))) throw new AppError("email_code_invalid");
-    // Single use: only one concurrent verify can delete the row.
-    const consumed = await db
-      .delete(emailCodes)
-      .where(and(eq(emailCodes.email, email), eq(emailCodes.codeMac, row.codeMac)))
-      .returning();
-    if (consumed.length === 0) throw new AppError("email_code_invalid");
+    // A concurrent verify with the same code, or a resend in between, leaves nothing to delete.
+    if (!(await consumeAttempt(db, attempt, counted.codeMac)))
+      throw new AppError("email_code_invalid", { detail: "that code was just used or replaced: use the latest one" });
     const account = await findOrCreateAccount(
       db,
       { kind: "email", value: email },
@@ -144,6 +181,9 @@ emailOtpRoutes.openapi(
       now,
     );
     const add = body.add === true || query.add === "1" || query.add === "true";
-    return c.json({ ok: true as const, account: await completeSignIn(c, account, add, now) }, 200);
+    const view = await completeSignIn(c, account, add, now);
+    // Appended after the session cookie, which completeSignIn sets (replacing any Set-Cookie before it).
+    c.header("Set-Cookie", clearedEmailCodeCookie(), { append: true });
+    return c.json({ ok: true as const, account: view }, 200);
   },
 );

@@ -1,5 +1,5 @@
 // API tokens: create one (the `ock_…` secret is shown once, in this page's memory only: a reload loses it),
-// revoke, restore (409 expired_cannot_restore past its expiry) and delete. Routes: GET/POST /api/tokens,
+// revoke, restore (a new secret, shown once the same way; 409 expired_cannot_restore past its expiry) and delete. Routes: GET/POST /api/tokens,
 // PATCH/DELETE /api/tokens/{id}.
 import { api, query } from "./api";
 import { field, secretOnce, table, timeColumn, unlessArchived } from "./forms";
@@ -45,7 +45,7 @@ export async function tokensScreen(ctx: ScreenContext) {
     const created = () => {
       name.input.value = "";
       if (result.ok) shown.replaceChildren(secretOnce(`Secret of ${result.data.token.name}`, result.data.secret));
-      return loadTokens(ctx, list, rowOut);
+      return loadTokens(ctx, list, rowOut, shown);
     };
     await createOut.settle(result, created, `Created ${body.name}.`);
   };
@@ -68,16 +68,23 @@ export async function tokensScreen(ctx: ScreenContext) {
     ),
     section("Tokens", rowOut, list),
   );
-  await loadTokens(ctx, list, rowOut);
+  await loadTokens(ctx, list, rowOut, shown);
 }
 
-async function loadTokens(ctx: ScreenContext, list: HTMLElement, out: Notice, cursor?: string, append = false) {
+async function loadTokens(
+  ctx: ScreenContext,
+  list: HTMLElement,
+  out: Notice,
+  shown: HTMLElement,
+  cursor?: string,
+  append = false,
+) {
   const result = await api<{ tokens: Token[] } & Page>(
     "GET",
     `/api/tokens${query({ project_id: ctx.project.id, cursor })}`,
   );
   if (!result.ok) return out.error(result);
-  const refresh = () => loadTokens(ctx, list, out);
+  const refresh = () => loadTokens(ctx, list, out, shown);
   const act = (t: Token, label: string, method: string, body: unknown, done: string) =>
     h(
       "button",
@@ -87,7 +94,12 @@ async function loadTokens(ctx: ScreenContext, list: HTMLElement, out: Notice, cu
         dataset: { action: label.toLowerCase(), token: t.name },
         onclick: async () => {
           if (method === "DELETE" && !confirm(`Delete the token ${t.name}? Programs using it stop working.`)) return;
-          await out.settle(await api(method, `/api/tokens/${t.id}`, body), refresh, done);
+          const result = await api<{ secret?: string }>(method, `/api/tokens/${t.id}`, body);
+          // A restore answers a new secret (the old one stays dead): shown once, like a new token's.
+          if (result.ok && result.data.secret) {
+            shown.replaceChildren(secretOnce(`New secret of ${t.name}`, result.data.secret));
+          }
+          await out.settle(result, refresh, done);
         },
       },
       label,
@@ -99,7 +111,7 @@ async function loadTokens(ctx: ScreenContext, list: HTMLElement, out: Notice, cu
           "span",
           { class: "actions" },
           t.revoked
-            ? act(t, "Restore", "PATCH", { revoked: false }, `Restored ${t.name}.`)
+            ? act(t, "Restore", "PATCH", { revoked: false }, `Restored ${t.name} with a new secret.`)
             : act(t, "Revoke", "PATCH", { revoked: true }, `Revoked ${t.name}.`),
           " ",
           act(t, "Delete", "DELETE", undefined, `Deleted ${t.name}.`),
@@ -117,5 +129,5 @@ async function loadTokens(ctx: ScreenContext, list: HTMLElement, out: Notice, cu
     ],
     result.data.tokens,
   );
-  showPage(list, t, append, result.data.next_cursor, (next) => loadTokens(ctx, list, out, next, true));
+  showPage(list, t, append, result.data.next_cursor, (next) => loadTokens(ctx, list, out, shown, next, true));
 }

@@ -1,11 +1,13 @@
-// Webhook endpoints: register one (its signing secret is shown once), pause, resume, send a test ping, delete; each
-// endpoint lists its last 25 deliveries inline with a retry button (rule 11: endpoint_paused, already_succeeded).
-// Routes: /api/webhook-events, /api/webhooks/endpoints[/{id}[/test]], /api/webhooks/deliveries[/{id}/retry].
+// Webhook endpoints: register one (its signing secret is shown once), pause, resume (and recover the pause's events:
+// webhook-recovery.ts), send a test ping, delete; each endpoint lists its last 25 deliveries inline with a retry
+// button (rule 11: endpoint_paused, already_succeeded).
+// Routes: /api/webhook-events, /api/webhooks/endpoints[/{id}[/test|/recover]], /api/webhooks/deliveries[/{id}/retry].
 import { api, query } from "./api";
 import { field, secretOnce, table, timeColumn, unlessArchived } from "./forms";
 import { type Notice, notice } from "./notice";
 import type { ScreenContext } from "./types";
 import { badge, h, section, time } from "./ui";
+import { recoverButton } from "./webhook-recovery";
 
 /** The spec's dashboard log: the last 25 deliveries of each endpoint, inline. */
 const INLINE_DELIVERIES = 25;
@@ -15,6 +17,7 @@ interface Endpoint {
   url: string;
   active: boolean;
   event_types: string[];
+  paused_at: string | null;
   created_at: string;
 }
 
@@ -120,6 +123,7 @@ function endpointCard(ctx: ScreenContext, endpoint: Endpoint, list: HTMLElement,
     " ",
     button("Send test ping", () => call("POST", `${base}/test`, undefined, "Test ping queued.")),
     " ",
+    ...recoverButton(endpoint, out, refresh),
   ];
   const remove = () => confirm(`Delete the endpoint ${endpoint.url}?`) && call("DELETE", base, undefined, "Deleted.");
   const card = section(

@@ -4,16 +4,13 @@ import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { billingAccounts } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
-import { type Access, atLeast, projectAccess } from "../access";
+import { type Access, projectAccess, requireSignedInOwner } from "../access";
 import type { FleetEnv } from "../env";
 
 /** Buying and the portal: an owner, signed in (a bearer token acts as owner, but does not spend money). */
 export async function ownerSession(c: Context<FleetEnv>, projectId: string): Promise<Access> {
   const access = await projectAccess(c, projectId, { write: true });
-  atLeast(access, "owner");
-  if (access.caller.kind !== "session") {
-    throw new AppError("owner_required", { detail: "billing needs a signed-in owner; API tokens cannot buy" });
-  }
+  requireSignedInOwner(access, "billing");
   return access;
 }
 

@@ -28,7 +28,8 @@ const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 const PROJECT_WRITABLE = "exists (select 1 from projects where id = ? and archived_at is null)";
 const TOKEN_LIVE = `exists (select 1 from api_tokens join members on members.project_id = api_tokens.project_id
   and members.address = api_tokens.created_by and members.role = 'owner'
-  where api_tokens.id = ? and api_tokens.revoked_at is null and api_tokens.expires_at > ?)`;
+  where api_tokens.id = ? and api_tokens.token_hash = ? and api_tokens.created_by = ?
+  and api_tokens.revoked_at is null and api_tokens.expires_at > ?)`;
 const NOT_REGISTERED = "not exists (select 1 from envelopes where project_id = ? and id = ?)";
 
 /** The project exists and is not archived (archived projects are readable, not writable: 404 like any miss). */
@@ -36,10 +37,22 @@ export function projectWritable(projectId: string): Condition {
   return { holds: { text: PROJECT_WRITABLE, params: [projectId] }, reason: "not_found" };
 }
 
-/** The token is unrevoked, unexpired, and its creator still owns the token's project (DECISIONS 12). */
-export function tokenLive(tokenId: string, now: number): Condition {
+/** What a registration knows of its token: from a read, or kept by this isolate (caller.ts). */
+export interface TokenSeen {
+  tokenId: string;
+  tokenHash: string;
+  /** The owner the token acts as: the registration's session address (DECISIONS 28) was judged with it. */
+  address: string;
+}
+
+/**
+ * The token is the one the caller presented and acts as the same owner as when it was read (issue 26: a kept token
+ * must not act as a creator it no longer has), unrevoked, unexpired, and that owner still owns the token's project
+ * (DECISIONS 12).
+ */
+export function tokenLive(token: TokenSeen, now: number): Condition {
   return {
-    holds: { text: TOKEN_LIVE, params: [tokenId, now] },
+    holds: { text: TOKEN_LIVE, params: [token.tokenId, token.tokenHash, token.address, now] },
     reason: "unauthenticated",
     detail: "API token unknown, revoked or expired",
   };

@@ -63,7 +63,7 @@ export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = 
     atLeast({ role: scopeRole(caller.scope) }, "member");
     // The token first: a dead token is answered 401 whatever else has changed, as a read of it would.
     const forget = () => forgetToken(caller.tokenHash);
-    access = [{ ...tokenLive(caller.tokenId, Date.now()), onFail: forget }, projectWritable(projectId)];
+    access = [{ ...tokenLive(caller, Date.now()), onFail: forget }, projectWritable(projectId)];
     guessed = caller.guessed;
   } else {
     const member = caller.address ? await memberRole(db, projectId, caller.address) : undefined;

@@ -1,54 +1,39 @@
-// Reading a project's transparency log (issue 18): its leaf hashes in order, from `log_leaves`, which registrations
-// append in their own statement (the insert's trigger, d1-migrations/0009). A leaf is written without its hash
-// (SQLite has no SHA-256), as were the rows from before the log: it is derived here from the envelope's stored
-// bytes on the first read that meets it, once, and written back.
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { utf8 } from "../../../../shared/crypto/digest";
+// Reading a project's transparency log (issues 18, 26): its leaves in order, from `log_leaves`. A registration
+// writes its leaf with its hash in the insert's own statement (d1-migrations/0010); leaves from before that are
+// hashed by the cron in bounded slices (leaf-hashes.ts). A read never writes, and costs the same number of queries
+// whatever the log's size: the log it serves is the prefix of leaves already hashed (every leaf, once the cron has
+// caught up with rows from before 0010), so a checkpoint only ever commits to leaves whose hash is stored.
+import { hexToBytes } from "@noble/hashes/utils.js";
 import type { Db } from "../../../../shared/db/client";
-import { envelopes, logLeaves } from "../../../../shared/db/schema";
-import { type Hash, leafHash } from "../../../../shared/tlog/merkle";
+import type { Hash } from "../../../../shared/tlog/merkle";
 
-export interface ProjectLog {
-  /** Envelope ids, in leaf order. */
-  ids: string[];
-  hashes: Hash[];
+/**
+ * The log's size: the index of its first unhashed leaf (the partial index `log_leaves_unhashed` finds it), or with
+ * none, one past the last leaf (the primary key finds it). Never a scan.
+ */
+const SIZE = `coalesce(
+  (select min(idx) from log_leaves where project_id = ?1 and hash is null),
+  (select max(idx) + 1 from log_leaves where project_id = ?1),
+  0)`;
+
+const HASHES = `select hash from log_leaves where project_id = ?1 and idx < ${SIZE} order by idx`;
+const IDS = `select envelope_id from log_leaves where project_id = ?1 and idx < ${SIZE} order by idx`;
+const INDEX = `select idx, idx < ${SIZE} as logged from log_leaves where project_id = ?1 and envelope_id = ?2`;
+
+/** The leaf hashes of the project's log, in order: one query. */
+export async function logHashes(db: Db, projectId: string): Promise<Hash[]> {
+  const rows = await db.$client.prepare(HASHES).bind(projectId).raw<[string]>();
+  return rows.map(([hash]) => hexToBytes(hash));
 }
 
-/** D1 binds at most 100 parameters per statement: ids are looked up this many at a time. */
-const CHUNK = 90;
+/** The envelope ids of the project's log, in leaf order: one query. */
+export async function logIds(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.$client.prepare(IDS).bind(projectId).raw<[string]>();
+  return rows.map(([id]) => id);
+}
 
-export async function projectLog(db: Db, projectId: string): Promise<ProjectLog> {
-  const rows = await db
-    .select({ idx: logLeaves.idx, envelopeId: logLeaves.envelopeId, hash: logLeaves.hash })
-    .from(logLeaves)
-    .where(eq(logLeaves.projectId, projectId))
-    .orderBy(asc(logLeaves.idx))
-    .all();
-  const missing = rows.filter((r) => r.hash === null).map((r) => r.envelopeId);
-  const derived = new Map<string, string>();
-  for (let i = 0; i < missing.length; i += CHUNK) {
-    const bodies = await db
-      .select({ id: envelopes.id, body: envelopes.body })
-      .from(envelopes)
-      .where(and(eq(envelopes.projectId, projectId), inArray(envelopes.id, missing.slice(i, i + CHUNK))))
-      .all();
-    for (const b of bodies) derived.set(b.id, bytesToHex(leafHash(utf8(b.body))));
-  }
-  if (derived.size > 0) {
-    const updates = [...derived].map(([id, hash]) =>
-      db
-        .update(logLeaves)
-        .set({ hash })
-        .where(and(eq(logLeaves.projectId, projectId), eq(logLeaves.envelopeId, id))),
-    );
-    for (let i = 0; i < updates.length; i += CHUNK) {
-      const [first, ...rest] = updates.slice(i, i + CHUNK);
-      if (first) await db.batch([first, ...rest]);
-    }
-  }
-  return {
-    ids: rows.map((r) => r.envelopeId),
-    hashes: rows.map((r) => hexToBytes(r.hash ?? derived.get(r.envelopeId) ?? "")),
-  };
+/** The envelope's leaf index, when it is in the log (registered and hashed): one query. */
+export async function leafIndex(db: Db, projectId: string, envelopeId: string): Promise<number | undefined> {
+  const row = await db.$client.prepare(INDEX).bind(projectId, envelopeId).first<{ idx: number; logged: number }>();
+  return row?.logged ? row.idx : undefined;
 }

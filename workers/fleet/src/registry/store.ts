@@ -1,19 +1,22 @@
-// Registered envelopes in D1: one insert per registration (its outbox event and its leaf in the project's log come
-// from the insert's trigger) with any state change in the same batch (one round trip, one transaction), conditional
+// Registered envelopes in D1: one insert per registration (its outbox event and its leaf in the project's log, with
+// the leaf's hash computed here, come from the insert's trigger) with any state change in the same batch (one round trip, one transaction), conditional
 // on what can change since the request's checks, so a re-post or a lost race is refused and nothing is half stored.
 
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { utf8 } from "../../../../shared/crypto/digest";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes, members } from "../../../../shared/db/schema";
 import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
+import { leafHash } from "../../../../shared/tlog/merkle";
 import type { Caller } from "../env";
 import { newId } from "../ids";
 import { notePendingEvent } from "../webhooks/after-write";
 import { allHold, type Condition, notRegistered, refuseFailing } from "./conditions";
 
 export type EnvelopeRow = typeof envelopes.$inferSelect;
-export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt" | "eventId">;
+export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt" | "eventId" | "leafHash">;
 
 /** A statement to run in the registration's batch, as drizzle's builders give it (`also`). */
 export interface BatchStatement {
@@ -23,8 +26,8 @@ export interface BatchStatement {
 const ENVELOPE_COLUMNS = Object.entries(getTableColumns(envelopes));
 const ENVELOPE_KEYS = ENVELOPE_COLUMNS.map(([key]) => key) as (keyof EnvelopeRow)[];
 
-/** A row to insert: the registration's fields, its time and its event. */
-type Inserted = NewEnvelope & Pick<EnvelopeRow, "createdAt" | "eventId">;
+/** A row to insert: the registration's fields, its time, its event and its log leaf's hash. */
+type Inserted = NewEnvelope & Pick<EnvelopeRow, "createdAt" | "eventId" | "leafHash">;
 
 /** Every column of the envelopes table, absent ones null: the row as stored, without reading it back. */
 function fullRow(row: Inserted, seq: number): EnvelopeRow {
@@ -37,8 +40,9 @@ function fullRow(row: Inserted, seq: number): EnvelopeRow {
 // condition holds, carrying a fresh event id. The `envelopes_registered` trigger (d1-migrations/0009) writes its log
 // leaf in that same statement, and its event when the project has an active webhook endpoint (a project without one
 // has nothing to deliver; an endpoint made later receives the events from its creation on). The event's payload is
-// empty (the delivery body is built from the envelope row when sent, webhooks/event-body.ts) and the leaf's hash is
-// derived on the log's first read (log.ts). `pending` is the trigger's own test, read in the same statement.
+// empty (the delivery body is built from the envelope row when sent, webhooks/event-body.ts); the leaf's hash is
+// computed here from the bytes stored, and the trigger copies it into the leaf (d1-migrations/0010), so reading the
+// log never writes (issue 26). `pending` is the trigger's own test, read in the same statement.
 const INSERTED = ENVELOPE_COLUMNS.filter(([key]) => key !== "seq");
 const INSERT_ENVELOPE = `insert into envelopes (${INSERTED.map(([, c]) => c.name).join(", ")})
   select ${INSERTED.map(() => "?").join(", ")} where `;
@@ -68,7 +72,12 @@ export interface RegisterOptions {
  */
 export async function register(db: Db, row: NewEnvelope, options: RegisterOptions, attempt = 1): Promise<EnvelopeRow> {
   const now = Date.now();
-  const stored: Inserted = { ...row, createdAt: now, eventId: newId("evt") };
+  const stored: Inserted = {
+    ...row,
+    createdAt: now,
+    eventId: newId("evt"),
+    leafHash: bytesToHex(leafHash(utf8(row.body))),
+  };
   const conditions = [...options.conditions, notRegistered(row.projectId, row.id)];
   const guard = allHold(conditions);
   const d1 = db.$client;

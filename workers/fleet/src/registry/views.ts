@@ -16,6 +16,17 @@ export const EnvelopeRecord = z
   .catchall(z.unknown())
   .openapi("EnvelopeRecord");
 
+/**
+ * A pledge as the public reads show it: the record without the project that registered it (issue 26). Which
+ * project holds a pledge is the project's business; the pledge, its swearer and its state are public.
+ */
+export const PublicPledgeRecord = EnvelopeRecord.omit({ project_id: true }).openapi("PublicPledgeRecord");
+
+export function publicPledgeView(row: EnvelopeRow) {
+  const { project_id: _project, ...view } = envelopeView(row);
+  return view;
+}
+
 const present = (entries: [string, unknown][]) =>
   Object.fromEntries(entries.filter(([, v]) => v !== null && v !== undefined));
 

@@ -15,10 +15,14 @@ cronRoutes.openapi(
   createRoute({
     method: "post",
     path: "/api/cron/reconcile",
-    summary: "Run the reconciler now: expire pledges, fan out events, re-arm webhook dispatchers",
+    summary:
+      "Run the reconciler now: expire pledges, fan out events, re-arm webhook dispatchers, hash unhashed log leaves",
     middleware: [routeLimit("cron")],
     responses: {
-      200: json(z.object({ ok: z.literal(true), expired: z.number(), rearmed: z.number() }), "Done"),
+      200: json(
+        z.object({ ok: z.literal(true), expired: z.number(), rearmed: z.number(), leaves_hashed: z.number() }),
+        "Done",
+      ),
       ...errorResponses("unauthorized", "cron_secret_unset"),
     },
   }),

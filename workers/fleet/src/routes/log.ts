@@ -1,6 +1,7 @@
 // Each project's registrations as a transparency log (issue 18; docs/log.md): the latest checkpoint as a C2SP
 // signed note by the fleet's audit key, an inclusion proof for an envelope, and a consistency proof between two
-// sizes. Project members read them; the verifier key is public.
+// sizes. Project members read them, at the primary (shared/db/read-replicas.ts: a checkpoint and the proof asked for
+// next never see two sizes); the verifier key is public. Each answer costs a fixed number of D1 queries (issue 26).
 import { createRoute, z } from "@hono/zod-openapi";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { base64, base64urlnopad } from "@scure/base";
@@ -14,7 +15,7 @@ import { routeGroup } from "../../../../shared/validate";
 import { projectAccess } from "../access";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
-import { projectLog } from "../registry/log";
+import { leafIndex, logHashes, logIds } from "../registry/log";
 import { ProjectId } from "../schemas";
 
 export const logRoutes = routeGroup<FleetEnv>();
@@ -80,11 +81,11 @@ logRoutes.openapi(
     const { project_id } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
     const key = logKey(c);
-    const log = await projectLog(access.db, project_id);
+    const hashes = await logHashes(access.db, project_id);
     const text = checkpointText({
       origin: originOf(key, project_id),
-      size: log.hashes.length,
-      root: rootOf(log.hashes),
+      size: hashes.length,
+      root: rootOf(hashes),
       extensions: [],
     });
     return c.text(signNote(text, key.name, key.secret), 200, { "Cache-Control": "no-store" });
@@ -106,8 +107,8 @@ logRoutes.openapi(
   async (c) => {
     const { project_id } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
-    const log = await projectLog(access.db, project_id);
-    return c.json({ ok: true as const, size: log.ids.length, ids: log.ids }, 200);
+    const ids = await logIds(access.db, project_id);
+    return c.json({ ok: true as const, size: ids.length, ids }, 200);
   },
 );
 
@@ -131,13 +132,14 @@ logRoutes.openapi(
   async (c) => {
     const { project_id, id, size } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
-    const log = await projectLog(access.db, project_id);
-    const n = size ?? log.hashes.length;
-    if (n > log.hashes.length)
-      throw new AppError("invalid_query", { detail: `size: the log holds ${log.hashes.length}` });
-    const index = log.ids.indexOf(id);
-    if (index < 0 || index >= n) throw new AppError("not_found", { detail: `${id} is not in the first ${n} leaves` });
-    const proof = inclusionProof(index, log.hashes.slice(0, n));
+    const index = await leafIndex(access.db, project_id, id);
+    const hashes = await logHashes(access.db, project_id);
+    const n = size ?? hashes.length;
+    if (n > hashes.length) throw new AppError("invalid_query", { detail: `size: the log holds ${hashes.length}` });
+    if (index === undefined || index >= n) {
+      throw new AppError("not_found", { detail: `${id} is not in the first ${n} leaves` });
+    }
+    const proof = inclusionProof(index, hashes.slice(0, n));
     return c.json({ ok: true as const, index, size: n, proof: b64(proof) }, 200);
   },
 );
@@ -160,12 +162,12 @@ logRoutes.openapi(
   async (c) => {
     const { project_id, first, second } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
-    const log = await projectLog(access.db, project_id);
-    const n = second ?? log.hashes.length;
-    if (first > n || n > log.hashes.length) {
-      throw new AppError("invalid_query", { detail: `need 1 ≤ first ≤ second ≤ ${log.hashes.length}` });
+    const hashes = await logHashes(access.db, project_id);
+    const n = second ?? hashes.length;
+    if (first > n || n > hashes.length) {
+      throw new AppError("invalid_query", { detail: `need 1 ≤ first ≤ second ≤ ${hashes.length}` });
     }
-    const proof = consistencyProof(first, log.hashes.slice(0, n));
+    const proof = consistencyProof(first, hashes.slice(0, n));
     return c.json({ ok: true as const, first, second: n, proof: b64(proof) }, 200);
   },
 );

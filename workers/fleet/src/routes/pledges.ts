@@ -19,7 +19,7 @@ import { GRANT_KINDS } from "../registry/grants";
 import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
 import { stillIn, storedEnvelope } from "../registry/parents";
 import { type EnvelopeRow, register } from "../registry/store";
-import { EnvelopeRecord, envelopeView } from "../registry/views";
+import { EnvelopeRecord, envelopeView, PublicPledgeRecord, publicPledgeView } from "../registry/views";
 import { Address } from "../schemas";
 
 export const pledgeRoutes = routeGroup<FleetEnv>();
@@ -92,7 +92,7 @@ pledgeRoutes.openapi(
     summary: "Public: the pledges a swearer registered",
     middleware: [routeLimit("pledges-by-swearer")],
     request: { query: z.strictObject({ swearer: Address }) },
-    responses: { 200: json(z.object({ ok: z.literal(true), pledges: z.array(EnvelopeRecord) }), "Pledges") },
+    responses: { 200: json(z.object({ ok: z.literal(true), pledges: z.array(PublicPledgeRecord) }), "Pledges") },
   }),
   async (c) => {
     const { swearer } = c.req.valid("query");
@@ -105,7 +105,7 @@ pledgeRoutes.openapi(
       .limit(200);
     const ids = [...new Set(rows.map((r) => r.id))];
     const pledges = await Promise.all(ids.map((id) => publicPledge(db, id)));
-    return c.json({ ok: true as const, pledges: pledges.filter((p) => p !== undefined).map(envelopeView) }, 200);
+    return c.json({ ok: true as const, pledges: pledges.filter((p) => p !== undefined).map(publicPledgeView) }, 200);
   },
 );
 
@@ -117,14 +117,14 @@ pledgeRoutes.openapi(
     middleware: [routeLimit("pledges-read")],
     request: { params: PledgeId },
     responses: {
-      200: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord }), "The pledge"),
+      200: json(z.object({ ok: z.literal(true), pledge: PublicPledgeRecord }), "The pledge"),
       ...errorResponses("invalid_id", "not_found"),
     },
   }),
   async (c) => {
     const row = await publicPledge(orm(c.env.DB), c.req.valid("param").id);
     if (!row) throw new AppError("not_found");
-    return c.json({ ok: true as const, pledge: envelopeView(row) }, 200);
+    return c.json({ ok: true as const, pledge: publicPledgeView(row) }, 200);
   },
 );
 

@@ -1,6 +1,9 @@
 // Per-project API tokens (DECISIONS 12, 13): the secret `ock_…` is shown once at creation and stored as sha256.
-// A token acts as the owner who created it, so only an owner mints, renames or restores one; admins may list,
-// revoke and delete (taking power away is safe). Restoring adopts the token: its creator becomes the restorer.
+// A token acts as the owner who created it, so only an owner, signed in, mints, renames or restores one (a token
+// cannot: it could mint successors past the one-year cap forever, issue 26); admins and tokens may list, revoke and
+// delete (taking power away is safe). Restoring issues a new secret, shown once, to the restoring owner, who becomes
+// the token's creator: the old secret never works again. A token whose creator stops being an owner is revoked then
+// (d1-migrations/0010's member triggers), so a later re-promotion brings nothing back.
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import type { Context } from "hono";
@@ -11,7 +14,7 @@ import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { DAY, isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { type Access, atLeast, projectAccess } from "../access";
+import { type Access, atLeast, projectAccess, requireSignedInOwner } from "../access";
 import { changeWithLog } from "../admin-log";
 import type { FleetEnv } from "../env";
 import { newId, newTokenSecret } from "../ids";
@@ -27,7 +30,6 @@ export const DEFAULT_TOKEN_TTL_MS = 90 * DAY;
 export const MAX_TOKEN_TTL_MS = 365 * DAY;
 
 export const tokenRoutes = routeGroup<FleetEnv>();
-const TokenResult = okWith({ token: TokenSchema });
 const TOKEN_ERRORS = ["invalid_body", "unauthenticated", "role_forbidden", "owner_required", "not_found"] as const;
 
 /** A token row with the current role of its creator in the token's project (null: no longer a member). */
@@ -98,7 +100,7 @@ tokenRoutes.openapi(
   async (c) => {
     const input = c.req.valid("json");
     const access = await projectAccess(c, input.project_id, { write: true });
-    atLeast(access, "owner");
+    requireSignedInOwner(access, "minting a token");
     const now = Date.now();
     const expiresAt = input.expires_at ? Date.parse(input.expires_at) : now + DEFAULT_TOKEN_TTL_MS;
     if (expiresAt <= now) throw new AppError("invalid_body", { detail: "expires_at: must be in the future" });
@@ -132,11 +134,16 @@ tokenRoutes.openapi(
   createRoute({
     method: "patch",
     path: "/api/tokens/{id}",
-    summary: "Rename or restore (revoked: false) a token (owner); revoke it (revoked: true; admin or owner)",
+    summary:
+      "Rename or restore (revoked: false) a token (an owner, signed in; a restore answers a new secret, once); " +
+      "revoke it (revoked: true; admin or owner)",
     middleware: [routeLimit("tokens-update"), jsonBody],
     request: { params: IdParam(TokenId), body: jsonRequest(TokenPatch) },
     responses: {
-      200: json(TokenResult, "Updated"),
+      200: json(
+        okWith({ token: TokenSchema, secret: z.string().optional() }),
+        "Updated; `secret` only when the token was restored (the old secret is dead)",
+      ),
       ...errorResponses(...TOKEN_ERRORS, "no_fields_to_update", "expired_cannot_restore"),
     },
   }),
@@ -146,23 +153,33 @@ tokenRoutes.openapi(
     // Only revoking takes power away; renaming and restoring need an owner.
     const revokeOnly = input.name === undefined && input.revoked === true;
     const { row, creatorRole, access } = await tokenAccess(c, c.req.valid("param").id, revokeOnly ? "admin" : "owner");
+    if (!revokeOnly) requireSignedInOwner(access, input.name === undefined ? "restoring a token" : "renaming a token");
     const now = Date.now();
-    if (input.revoked === false && row.revokedAt !== null && row.expiresAt <= now) {
-      throw new AppError("expired_cannot_restore");
-    }
+    const restored = input.revoked === false && row.revokedAt !== null;
+    if (restored && row.expiresAt <= now) throw new AppError("expired_cannot_restore");
     const changes: Partial<typeof apiTokens.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
-    if (input.revoked !== undefined) changes.revokedAt = input.revoked ? (row.revokedAt ?? now) : null;
-    // Restoring a token whose creator is no longer an owner adopts it: from now on it acts as the restorer.
-    const adopted = input.revoked === false && creatorRole !== "owner";
-    if (adopted) changes.createdBy = ownerAddress(access);
+    if (input.revoked === true) changes.revokedAt = row.revokedAt ?? now;
+    // A restore is a new secret for the restoring owner, never the old one revived: whoever held the old secret
+    // (the reason it was revoked, perhaps) holds nothing, and the token acts as the owner who holds the new one.
+    const secret = restored ? newTokenSecret() : undefined;
+    if (secret) {
+      Object.assign(changes, {
+        revokedAt: null,
+        tokenHash: await sha256Hex(secret),
+        hint: secret.slice(-4),
+        createdBy: ownerAddress(access),
+      });
+    }
     await changeWithLog(access, access.db.update(apiTokens).set(changes).where(eq(apiTokens.id, row.id)), {
       eventType: "token.updated",
       targetId: row.id,
-      detail: adopted ? { ...input, created_by: { from: row.createdBy, to: changes.createdBy } } : { ...input },
+      detail: secret
+        ? { ...input, new_secret: true, created_by: { from: row.createdBy, to: changes.createdBy } }
+        : { ...input },
     });
-    const updated = { ...row, ...changes };
-    return c.json({ ok: true as const, token: tokenView(updated, adopted ? "owner" : creatorRole, now) }, 200);
+    const token = tokenView({ ...row, ...changes }, secret ? "owner" : creatorRole, now);
+    return c.json({ ok: true as const, token, ...(secret && { secret }) }, 200);
   },
 );
 

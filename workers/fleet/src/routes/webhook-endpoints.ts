@@ -104,6 +104,7 @@ webhookEndpointRoutes.openapi(
       secretSealed: await sealSecret(secret, masterKey),
       previousSecretSealed: null,
       previousSecretUntil: null,
+      pausedAt: input.active === false ? now : null,
       createdAt: now,
       updatedAt: now,
     };
@@ -138,7 +139,9 @@ webhookEndpointRoutes.openapi(
   createRoute({
     method: "patch",
     path: "/api/webhooks/endpoints/{id}",
-    summary: "Change an endpoint's URL, subscriptions, or pause it (active: false) and resume it",
+    summary:
+      "Change an endpoint's URL, subscriptions, or pause it (active: false) and resume it; events registered while " +
+      "it was paused are not sent on resume: recover them with POST /api/webhooks/endpoints/{id}/recover",
     middleware: [routeLimit("webhook-endpoints-update"), jsonBody],
     request: {
       params: IdParam(EndpointId),
@@ -161,10 +164,12 @@ webhookEndpointRoutes.openapi(
     if (input.url === undefined && input.event_types === undefined && input.active === undefined) {
       throw new AppError("no_fields_to_update");
     }
-    const changes: Partial<EndpointRow> = { updatedAt: Date.now() };
+    const now = Date.now();
+    const changes: Partial<EndpointRow> = { updatedAt: now };
     if (input.url !== undefined) changes.url = guardUrl(c, input.url);
     if (input.event_types !== undefined) changes.eventTypes = JSON.stringify([...new Set(input.event_types)]);
     if (input.active !== undefined) changes.active = input.active;
+    if (input.active === false && row.active) changes.pausedAt = now;
     await changeWithLog(
       access,
       access.db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, row.id)),

@@ -1,8 +1,10 @@
-// Rolling an endpoint's signing secret without a failed verify (issue 18): a new secret, shown once in the answer;
-// for the overlap window every delivery's Standard Webhooks header carries a signature by each secret (the format
-// allows several), so a receiver verifies with whichever it holds while it switches; X-Service-Signature, the
-// spec's own header, is by the new secret from the start. Rolling again within the window keeps only the newest
-// predecessor.
+// Rolling an endpoint's signing secret without a failed verify (issue 18, issue 26): a new secret, shown once in
+// the answer. For the overlap window every delivery's Standard Webhooks header carries a signature by each secret
+// (the format allows several); X-Service-Signature, the spec's one-value header, stays by the old secret (what every
+// receiver that has not switched yet holds, so stock GitHub-style receivers keep verifying) and
+// X-Service-Signature-Next carries the new secret's HMAC. When the overlap ends X-Service-Signature is by the new
+// secret and the Next header is gone: a receiver of X-Service-Signature alone switches at previous_secret_until, or
+// holds both secrets and tries each. Rolling again within the window keeps only the newest predecessor.
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { webhookEndpoints } from "../../../../shared/db/schema";
@@ -27,7 +29,10 @@ webhookSecretRollRoutes.openapi(
   createRoute({
     method: "post",
     path: "/api/webhooks/endpoints/{id}/rotate-secret",
-    summary: "Roll the endpoint's signing secret; the old one still signs beside it for the overlap",
+    summary: "Roll the endpoint's signing secret; the old one keeps signing X-Service-Signature for the overlap",
+    description:
+      "Until previous_secret_until, X-Service-Signature is by the old secret, X-Service-Signature-Next by the new " +
+      "one, and webhook-signature carries a signature by each; after it, only the new secret signs.",
     middleware: [routeLimit("webhook-endpoints-rotate")],
     request: {
       params: IdParam(EndpointId),

@@ -3,6 +3,7 @@
 // isolate: a write that lands while one runs asks for one more pass instead of starting its own, so a burst of N
 // registrations costs about two sweeps, not N concurrent sweeps over the same outbox rows (measured: bench/).
 import type { MiddlewareHandler } from "hono";
+import { withPrimary } from "../../../../shared/db/read-replicas";
 import type { FleetBindings, FleetEnv } from "../env";
 import { dispatch } from "./dispatch";
 
@@ -45,8 +46,10 @@ export function coalescedDispatch(env: FleetBindings): Promise<void> {
 export const dispatchAfterWrite: MiddlewareHandler<FleetEnv> = async (c, next) => {
   await next();
   if (c.req.method === "POST" && c.res.status === 201 && pendingEvents > 0) {
+    // At the primary, not on this request's D1 session: a later pass of the shared run fans out events that other
+    // requests wrote after this one, which a replica as new as this request's writes need not hold yet (issue 26).
     c.executionCtx.waitUntil(
-      coalescedDispatch(c.env).catch((err: unknown) =>
+      coalescedDispatch(withPrimary(c.env)).catch((err: unknown) =>
         console.error("webhook dispatch failed", { error: String(err) }),
       ),
     );

@@ -83,7 +83,8 @@ export async function attempt(
   else {
     let headers: Record<string, string> | undefined;
     try {
-      // A rolled secret signs beside the new one until its overlap ends (routes/webhook-secret-roll.ts).
+      // A rolled secret keeps signing until its overlap ends (routes/webhook-secret-roll.ts): X-Service-Signature
+      // by it, X-Service-Signature-Next by the new one, webhook-signature by both (shared/webhooks/signing.ts).
       const previous = endpoint.previousSecretSealed;
       const stillSigning = previous !== null && (endpoint.previousSecretUntil ?? 0) > ctx.now();
       headers = await deliveryHeaders({

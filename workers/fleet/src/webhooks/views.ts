@@ -23,6 +23,8 @@ export const EndpointSchema = z
     url: z.string(),
     event_types: z.array(z.string()),
     active: z.boolean(),
+    /** When it was last paused (kept after it resumes: recovering the pause's events starts there), or null. */
+    paused_at: z.string().nullable(),
     created_at: z.string(),
   })
   .openapi("WebhookEndpoint");
@@ -53,6 +55,7 @@ export const endpointView = (e: EndpointRow) => ({
   url: e.url,
   event_types: JSON.parse(e.eventTypes) as string[],
   active: e.active,
+  paused_at: e.pausedAt === null ? null : isoMs(e.pausedAt),
   created_at: isoMs(e.createdAt),
 });
 

@@ -273,11 +273,15 @@ describe("token extraction and freshness", () => {
   it("isFresh, isSteppedUp and isSudo read epoch-second claims against a max age", () => {
     const now = T0;
     const s = Math.floor(now / 1000);
+    // The spec's rule, 0 ≤ now − value < window (as auth-core): the window's own edge is stale, no future stamp is
+    // fresh (the edges against the rule and auth-core: test/kit/fresh.node.test.ts).
+    expect(isFresh(s, 300, now)).toBe(true);
     expect(isFresh(s - 299, 300, now)).toBe(true);
-    expect(isFresh(s - 300, 300, now)).toBe(true);
+    expect(isFresh(s - 300, 300, now)).toBe(false);
     expect(isFresh(s - 301, 300, now)).toBe(false);
     expect(isFresh(null, 300, now)).toBe(false);
     expect(isFresh(undefined, 300, now)).toBe(false);
+    expect(isFresh(s + 1, 300, now)).toBe(false);
     expect(isFresh(s + 3600, 300, now)).toBe(false);
     const claims = { ...subject(), iss: ISSUER, iat: s, exp: s + 60 };
     expect(isSudo(claims, 300, now)).toBe(true);

@@ -85,20 +85,22 @@ export function sessionTokens(headers: HeaderSource): string[] {
 }
 
 /**
- * True when a freshness claim (`step_up_at` or `sudo_at`, epoch seconds) is at most `maxAgeSeconds` old at `now`
- * (epoch ms). Null or absent is never fresh; a stamp in the future beyond a minute's skew is not either.
+ * True when a freshness claim (`step_up_at` or `sudo_at`, epoch seconds) is fresh at `now` (epoch ms): the spec's
+ * rule, which auth-core's verifySudoClaim / verifyStepUpClaim apply, `0 ≤ now − value < window` in whole seconds
+ * (oc-wire-formats §6.10). So a stamp exactly `maxAgeSeconds` old is stale, and one in the future by even a second
+ * is refused (no skew allowance, as auth-core: the two must give one answer). Null or absent is never fresh.
  */
 export function isFresh(at: number | null | undefined, maxAgeSeconds: number, now: number = Date.now()): boolean {
   if (typeof at !== "number" || !Number.isFinite(at)) return false;
-  const nowSeconds = Math.floor(now / 1000);
-  return at <= nowSeconds + 60 && nowSeconds - at <= maxAgeSeconds;
+  const age = Math.floor(now / 1000) - at;
+  return age >= 0 && age < maxAgeSeconds;
 }
 
-/** `isFresh(claims.step_up_at, …)`: the account re-authenticated (step-up) within maxAgeSeconds. */
+/** `isFresh(claims.step_up_at, …)`: the account asserted a hardware key (WebAuthn step-up) within maxAgeSeconds. */
 export const isSteppedUp = (claims: SessionClaims, maxAgeSeconds: number, now?: number) =>
   isFresh(claims.step_up_at, maxAgeSeconds, now);
 
-/** `isFresh(claims.sudo_at, …)`: the account signed in (sudo mode) within maxAgeSeconds. */
+/** `isFresh(claims.sudo_at, …)`: the account signed in or re-authenticated (sudo) within maxAgeSeconds. */
 export const isSudo = (claims: SessionClaims, maxAgeSeconds: number, now?: number) =>
   isFresh(claims.sudo_at, maxAgeSeconds, now);
 

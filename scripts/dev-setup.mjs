@@ -13,6 +13,7 @@ const rootVars = path.join(root, ".dev.vars");
 export const PASS_THROUGH = [
   "ESPLORA_URL",
   "NOSTR_RELAYS",
+  "WEBAUTHN_USER_VERIFICATION",
   "CONFIRMATIONS",
   "MAIL_API_URL",
   "MAIL_API_KEY",

@@ -174,4 +174,55 @@ export const REASON_TABLE = {
   // I-JSON (RFC 7493) for every JSON body: a name repeated in one object, a string with a lone surrogate
   duplicate_json_key: { status: 400, message: "The request names the same field twice." },
   json_lone_surrogate: { status: 400, message: "The request holds text that is not valid Unicode." },
+  // account security (issue 27): a sensitive operation needs a fresh proof, and the reason says which one, so the
+  // page asks for it inline and retries (Clerk's reverification)
+  sudo_required: {
+    status: 403,
+    message: "Confirm it is you: prove one of this account's sign-in identities again, then try once more.",
+  },
+  step_up_required: {
+    status: 403,
+    message: "Confirm it is you with one of this account's security keys, then try once more.",
+  },
+  // linked identities: on another account (merge both, signed in and confirmed in this browser), already here, the
+  // last way in, the primary Bitcoin address (choose another first), merging an account with itself
+  identity_on_other_account: {
+    status: 409,
+    message: "That identity belongs to another account. Sign in to both in this browser to merge them.",
+  },
+  identity_already_linked: { status: 409, message: "That identity is already linked to this account." },
+  last_identity: {
+    status: 409,
+    message: "That is the last way into this account. Link another identity before removing it.",
+  },
+  identity_is_primary: {
+    status: 409,
+    message: "That address is the account's primary Bitcoin address. Choose another one (or none) first.",
+  },
+  merge_same_account: { status: 400, message: "An account cannot be merged into itself." },
+  // hardware keys (WebAuthn): a challenge not issued, expired or used; an answer that fails the checks (origin,
+  // RP ID, user verification, signature); a counter that went backwards (a cloned key); a key not registered here
+  webauthn_challenge_invalid: {
+    status: 400,
+    message: "This security-key request expired or was already used. Start again.",
+  },
+  webauthn_response_invalid: {
+    status: 401,
+    message: "The security key's answer did not pass our checks, so nothing changed. Try again.",
+  },
+  webauthn_counter_regressed: {
+    status: 401,
+    message: "This security key's counter went backwards, which a copied key would do. It was not accepted.",
+  },
+  webauthn_credential_unknown: {
+    status: 401,
+    message: "That security key or passkey is not registered on this account.",
+  },
+  webauthn_already_registered: { status: 409, message: "That security key is already registered." },
+  // the recovery address: none set, or already another account's
+  recovery_not_set: { status: 404, message: "This account has no recovery address." },
+  recovery_address_taken: {
+    status: 409,
+    message: "That address already recovers another account. Choose another one.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;

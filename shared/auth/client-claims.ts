@@ -15,14 +15,14 @@ export interface ClientClaims {
   home_federation: null;
   /** "bip322" for an account that signs with its own Bitcoin key; null for one the service holds. */
   signing_method: SigningMethod | null;
-  /** Accounts are never merged here. */
+  /** The did_oc of the accounts merged into this one (issue 27), or none. */
   merged_from: string[];
   /** No operator-owner concept; auth-core reads absence as false, so say it. */
   is_owner: false;
 }
 
 export function clientClaims(
-  subject: Pick<SessionSubject, "display_name" | "primary_btc" | "display_identity">,
+  subject: Pick<SessionSubject, "display_name" | "primary_btc" | "display_identity" | "merged_from">,
 ): ClientClaims {
   return {
     name: subject.display_name,
@@ -30,7 +30,7 @@ export function clientClaims(
     home_federation: null,
     // primary_btc is set only by a BIP-322 sign-in (shared/db/accounts.ts), so it marks a self-custody account.
     signing_method: subject.primary_btc === null ? null : "bip322",
-    merged_from: [],
+    merged_from: subject.merged_from ?? [],
     is_owner: false,
   };
 }

@@ -1,7 +1,7 @@
-// Email one-time codes, pure parts (DECISIONS 8, 10 as refined by issue 26; security-and-reliability §1.3): six
-// digits from the CSPRNG by rejection sampling (no modulo bias, leading zeros kept), each bound to the attempt of the
-// browser that asked for it and stored only as HMAC(key, email ‖ attempt ‖ code), compared in constant time.
-// Limits: per code (5 wrong tries, surviving a resend), per address (a higher backstop whose lock states its end).
+// Email one-time codes, pure parts (DECISIONS 8, 10 as refined by issues 26 and 27; security-and-reliability §1.3):
+// six digits from the CSPRNG by rejection sampling (no modulo bias, leading zeros kept), each for one purpose and
+// bound to one attempt, stored only as HMAC(key, purpose ‖ account ‖ email ‖ attempt ‖ code), compared in constant
+// time. Limits: per code (5 wrong tries, surviving a resend), per address (a higher backstop whose lock states its end).
 
 import { hex } from "@scure/base";
 import { randomToken, utf8 } from "../crypto/digest";
@@ -13,8 +13,15 @@ export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_FAILURES = 5;
 /** An attempt (and the cookie naming it) lives this long from its start: within it, the browser's starts are resends. */
 export const ATTEMPT_TTL_MS = 60 * 60 * 1000;
-/** Starts per address and per IP per hour (DECISIONS 10). */
+/** Starts per address and per IP per hour (DECISIONS 10); account-held codes spend the address's same budget. */
 export const STARTS_PER_HOUR = 5;
+/**
+ * Recovery sign-in starts per address per day (a bucket refilled over 24 h): the last way into an account, so the
+ * fewest tries, and few enough mails that the notices a recovery sends stay readable.
+ */
+export const RECOVERY_STARTS_PER_DAY = 3;
+/** Recovery sign-in starts per IP per hour: one person recovering needs one or two. */
+export const RECOVERY_STARTS_PER_IP_HOUR = 5;
 /**
  * Wrong codes per address, over every browser's attempts, before the address is locked: four codes' worth, so one
  * attempt (a stranger's included) can never reach it, and a person who mistypes a code or two stays far below it.
@@ -42,18 +49,52 @@ export function newAttemptId(): string {
 
 export const ATTEMPT_ID = /^[A-Za-z0-9_-]{22}$/;
 
-// The attempt is inside the MAC, so a code is worth nothing outside the browser it was mailed for.
-const macInput = (email: string, attempt: string, code: string) => utf8(`${email}\n${attempt}\n${code}`);
+/**
+ * What a code proves (issue 27). A browser-held code's attempt is named by a cookie of the browser that asked:
+ * `signin` (email sign-in) and `recovery` (a recovery sign-in, its row naming the account the address recovers).
+ * An account-held code is asked for and checked by a session of `account_id`, which names its one attempt:
+ * `link` (add the address as a sign-in identity), `reauth` (refresh sudo_at), `recovery_set` (the recovery address).
+ */
+export type BrowserPurpose = "signin" | "recovery";
+export type AccountPurpose = "link" | "reauth" | "recovery_set";
+export type CodePurpose = BrowserPurpose | AccountPurpose;
 
-/** The stored form of a code: hex HMAC-SHA256(key, email ‖ "\n" ‖ attempt ‖ "\n" ‖ code). */
-export async function codeMac(key: string, email: string, attempt: string, code: string): Promise<string> {
-  return hex.encode(await hmacSha256(utf8(key), macInput(email, attempt, code)));
+/**
+ * The attempt of an account-held code: one per account and purpose, so a second start resends on it or replaces it
+ * (the primary key decides). The colon keeps it out of ATTEMPT_ID's alphabet: no cookie can ever name one.
+ */
+export function accountAttempt(purpose: AccountPurpose, accountId: string): string {
+  return `${purpose}:${accountId}`;
+}
+
+/** What a code is for besides its address and attempt; a sign-in code's is the default. */
+export interface CodeScope {
+  purpose: CodePurpose;
+  accountId: string | null;
+}
+const SIGNIN: CodeScope = { purpose: "signin", accountId: null };
+
+// Purpose and account are inside the MAC as well as the attempt: a code is worth nothing for another purpose, account
+// or browser, even should a row's columns be mixed up. No field holds a newline (addresses are validated, ids are
+// base64url, hex or `purpose:hex`), so the five lines cannot be re-split into other values.
+const macInput = (scope: CodeScope, email: string, attempt: string, code: string) =>
+  utf8(`${scope.purpose}\n${scope.accountId ?? ""}\n${email}\n${attempt}\n${code}`);
+
+/** The stored form of a code: hex HMAC-SHA256(key, purpose ‖ account ‖ email ‖ attempt ‖ code, "\n"-separated). */
+export async function codeMac(
+  key: string,
+  email: string,
+  attempt: string,
+  code: string,
+  scope: CodeScope = SIGNIN,
+): Promise<string> {
+  return hex.encode(await hmacSha256(utf8(key), macInput(scope, email, attempt, code)));
 }
 
 /** Whether `code` is the one stored as `storedMac`, checked by the platform's HMAC verify (constant time). */
 export async function codeMatches(
   key: string,
-  input: { email: string; attempt: string; code: string },
+  input: { email: string; attempt: string; code: string } & Partial<CodeScope>,
   storedMac: string,
 ): Promise<boolean> {
   let mac: Uint8Array;
@@ -62,7 +103,8 @@ export async function codeMatches(
   } catch {
     return false;
   }
-  return hmacSha256Verify(utf8(key), mac, macInput(input.email, input.attempt, input.code));
+  const scope = { purpose: input.purpose ?? SIGNIN.purpose, accountId: input.accountId ?? null };
+  return hmacSha256Verify(utf8(key), mac, macInput(scope, input.email, input.attempt, input.code));
 }
 
 /** The address's backstop counter as stored (email_code_failures). */

@@ -23,6 +23,8 @@ export interface SessionSubject {
   display_identity: DisplayIdentity;
   step_up_at: number | null;
   sudo_at: number | null;
+  /** The did_oc of accounts merged into this one (issue 27; auth-core's `merged_from`); none when absent. */
+  merged_from?: string[];
 }
 
 export interface SessionClaims extends SessionSubject, Partial<ClientClaims> {

@@ -51,6 +51,10 @@ export async function findOrCreateAccount(
     displayIdentityKind: profile.displayIdentityKind,
     createdAt: now,
     updatedAt: now,
+    recoveryEmail: null,
+    recoverySetAt: null,
+    mergedInto: null,
+    mergedFrom: null,
   };
   try {
     await db.batch([

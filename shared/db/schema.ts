@@ -13,6 +13,16 @@ export const accounts = sqliteTable("accounts", {
   displayIdentityKind: text("display_identity_kind").notNull().default("did"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
+  /**
+   * The recovery address (issue 27): an email proven by a code, through which a person who lost every sign-in
+   * identity gets back in (docs/decisions.md, "Account security"). One account per address.
+   */
+  recoveryEmail: text("recovery_email").unique(),
+  recoverySetAt: integer("recovery_set_at"),
+  /** Set on an account merged into another (issue 27): its identities moved there; it signs nobody in again. */
+  mergedInto: text("merged_into"),
+  /** The did_oc of the accounts merged into this one, JSON array (auth-core's `merged_from` claim). */
+  mergedFrom: text("merged_from"),
 });
 
 /** Sign-in identities (a Bitcoin address, an email, a provider subject); one account each, enforced here. */
@@ -42,7 +52,12 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     rosterId: text("roster_id"),
+    /** The last proof of an identity of this account in this browser: a sign-in or a re-authentication (`sudo_at`). */
     authenticatedAt: integer("authenticated_at").notNull(),
+    /** How that proof was made: bip322 | email | provider | passkey | recovery (the account log, later `amr`). */
+    authMethod: text("auth_method"),
+    /** The last hardware-key (WebAuthn) assertion of this account in this browser (`step_up_at`), or null. */
+    steppedUpAt: integer("stepped_up_at"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     lastSeenAt: integer("last_seen_at").notNull(),
@@ -300,16 +315,23 @@ export const webhookDeliveries = sqliteTable(
 // ---- auth host: email codes, OAuth, Connect ----
 
 /**
- * Email sign-in codes, one per browser that asked (issue 26, refining DECISIONS 10): `id` is the attempt, which that
- * browser holds in the `oc_email_code` cookie and which is inside the code's MAC, HMAC(EMAIL_CODE_KEY,
- * email‖attempt‖code). Wrong tries count per attempt and survive a resend from the same browser (better-auth
- * #11162); an attempt lives an hour from its start (`created_at`), its code 10 minutes from its last send.
+ * Email codes (issues 26, 27): `id` names the attempt. A sign-in (`signin`) or recovery sign-in (`recovery`) attempt
+ * is held by the browser that asked, in a cookie; a `link`, `reauth` or `recovery_set` attempt by the signed-in
+ * account (`account_id`, id `<purpose>:<account id>`). The code is stored as an HMAC keyed by EMAIL_CODE_KEY over
+ * purpose, account, email, attempt and code (shared/auth/email-code.ts). Wrong tries count per attempt and survive
+ * a resend (better-auth #11162); an attempt lives an hour from its start (`created_at`), its code 10 minutes.
  */
 export const emailCodes = sqliteTable(
   "email_codes",
   {
     id: text("id").primaryKey(),
     email: text("email").notNull(),
+    /**
+     * What the code proves (issue 27): `signin` (the browser's cookie names the attempt), `recovery` (a recovery
+     * sign-in, likewise), `link` and `recovery_set` (for the signed-in `account_id`, by that account's session).
+     */
+    purpose: text("purpose").notNull().default("signin"),
+    accountId: text("account_id"),
     codeMac: text("code_mac").notNull(),
     expiresAt: integer("expires_at").notNull(),
     failures: integer("failures").notNull(),
@@ -338,6 +360,12 @@ export const oauthStates = sqliteTable(
     nonce: text("nonce"),
     returnTo: text("return_to").notNull(),
     add: integer("add", { mode: "boolean" }).notNull(),
+    /**
+     * What the round trip is for (issue 27): `signin`; `link` (add the provider subject to the signed-in account);
+     * `reauth` (prove the account's own provider identity again). For the last two, the session row that started it.
+     */
+    intent: text("intent").notNull().default("signin"),
+    sessionId: text("session_id"),
     expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull(),
   },
@@ -421,4 +449,61 @@ export const processorEvents = sqliteTable(
     receivedAt: integer("received_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.processor, t.eventId] })],
+);
+
+// ---- account security (issue 27) ----
+
+/**
+ * Hardware keys and passkeys (WebAuthn credentials): the public key only (COSE, base64url), the signature counter
+ * last seen, and what the authenticator said of itself. `id` is the credential id (base64url).
+ */
+export const webauthnCredentials = sqliteTable(
+  "webauthn_credentials",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull(),
+    /** JSON array of transports the authenticator named (usb, nfc, ble, internal, hybrid). */
+    transports: text("transports"),
+    /** singleDevice | multiDevice (a synced passkey), as the registration said. */
+    deviceType: text("device_type").notNull(),
+    backedUp: integer("backed_up", { mode: "boolean" }).notNull(),
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [index("webauthn_credentials_account").on(t.accountId)],
+);
+
+/** WebAuthn challenges in flight: single use (deleted when a response consumes them), short-lived. */
+export const webauthnChallenges = sqliteTable("webauthn_challenges", {
+  challenge: text("challenge").primaryKey(),
+  /** register | signin | stepup */
+  purpose: text("purpose").notNull(),
+  /** The account a registration or step-up is for (null for a passkey sign-in, which names its account itself). */
+  accountId: text("account_id"),
+  /** The session row that asked (registration and step-up): the answer must come from the same one. */
+  sessionId: text("session_id"),
+  expiresAt: integer("expires_at").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * The account log (issue 27): every change to how an account is reached (identities, hardware keys, recovery
+ * address, re-authentications, merges), readable by the account's owner. Never a secret: ids, kinds, addresses.
+ */
+export const accountEvents = sqliteTable(
+  "account_events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    accountId: text("account_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** JSON */
+    detail: text("detail"),
+    /** The session row that made the change (null for the system's own, e.g. a recovery sign-in's notice). */
+    sessionId: text("session_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("account_events_account").on(t.accountId, t.seq)],
 );

@@ -21,6 +21,9 @@ export interface IssuedSession {
   jti: string;
 }
 
+/** How an identity of the account was proved (the session's `auth_method`, the account log; later OIDC's `amr`). */
+export type AuthMethod = "bip322" | "email" | "provider" | "passkey" | "recovery";
+
 async function freshJti(): Promise<{ jti: string; tokenHash: string }> {
   const jti = randomToken(18);
   return { jti, tokenHash: await sha256Hex(jti) };
@@ -32,13 +35,17 @@ async function freshJti(): Promise<{ jti: string; tokenHash: string }> {
  */
 export async function signInSession(
   db: Db,
-  input: { accountId: string; rosterId: string; now: number },
+  input: { accountId: string; rosterId: string; now: number; method: AuthMethod },
 ): Promise<IssuedSession> {
   const { jti, tokenHash } = await freshJti();
   const { now } = input;
+  // A passkey sign-in is also a hardware-key assertion: step_up_at with sudo_at. Any other sign-in keeps no step-up
+  // from before (a re-sign-in of a roster account replaces the row's proofs).
   const fresh = {
     tokenHash,
     authenticatedAt: now,
+    authMethod: input.method,
+    steppedUpAt: input.method === "passkey" ? now : null,
     createdAt: now,
     expiresAt: now + SESSION_LIFETIME_MS,
     lastSeenAt: now,
@@ -59,6 +66,31 @@ export async function reissueSession(db: Db, row: SessionRow, now: number): Prom
   const rows = await db
     .update(sessions)
     .set({ tokenHash, lastSeenAt: now })
+    .where(and(eq(sessions.id, row.id), gt(sessions.expiresAt, now)))
+    .returning();
+  return rows[0] ? { row: rows[0], jti } : undefined;
+}
+
+/**
+ * A re-authentication (issue 27): a fresh proof of one of the account's identities (or a hardware key, which is
+ * also a step-up) for this live row, with a new JWT (new jti), so the cookie carries the new `sudo_at`/`step_up_at`.
+ */
+export async function reauthenticateSession(
+  db: Db,
+  row: SessionRow,
+  input: { method: AuthMethod; stepUp: boolean; now: number },
+): Promise<IssuedSession | undefined> {
+  const { jti, tokenHash } = await freshJti();
+  const { now } = input;
+  const rows = await db
+    .update(sessions)
+    .set({
+      tokenHash,
+      lastSeenAt: now,
+      authenticatedAt: now,
+      authMethod: input.method,
+      ...(input.stepUp && { steppedUpAt: now }),
+    })
     .where(and(eq(sessions.id, row.id), gt(sessions.expiresAt, now)))
     .returning();
   return rows[0] ? { row: rows[0], jti } : undefined;

@@ -6,19 +6,32 @@ import { mountMetaRoutes } from "../../../shared/http/meta-routes";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import type { AuthEnv } from "./env";
 import { accountRoutes } from "./routes/account";
+import { accountLogRoutes } from "./routes/account-log";
+import { accountPageRoutes } from "./routes/account-page";
 import { challengeRoutes } from "./routes/challenge";
 import { connectRoutes } from "./routes/connect";
 import { emailOtpRoutes } from "./routes/email-otp";
 import { familyRoutes } from "./routes/family";
+import { identityRoutes } from "./routes/identities";
+import { identityEmailRoutes } from "./routes/identity-email";
 import { jwksRoutes } from "./routes/jwks";
 import { logoutRoutes } from "./routes/logout";
 import { meRoutes } from "./routes/me";
+import { mergeRoutes } from "./routes/merge";
 import { oauthRoutes } from "./routes/oauth";
 import { oauthCallbackRoutes } from "./routes/oauth-callback";
+import { reauthRoutes } from "./routes/reauth";
+import { reauthEmailRoutes } from "./routes/reauth-email";
+import { recoveryRoutes } from "./routes/recovery";
+import { recoverySignInRoutes } from "./routes/recovery-signin";
+import { rosterSignoutRoutes } from "./routes/roster-signout";
 import { signinRoutes } from "./routes/signin";
 import { signinPageRoutes } from "./routes/signin-page";
 import { switchRoutes } from "./routes/switch";
 import { verifyProxyRoutes } from "./routes/verify-proxy";
+import { webauthnAssertRoutes } from "./routes/webauthn-assert";
+import { webauthnKeyRoutes } from "./routes/webauthn-keys";
+import { webauthnRegisterRoutes } from "./routes/webauthn-register";
 
 export const app = new OpenAPIHono<AuthEnv>();
 
@@ -26,6 +39,7 @@ app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.route("/", verifyProxyRoutes);
 app.route("/", signinPageRoutes);
+app.route("/", accountPageRoutes);
 for (const group of [
   jwksRoutes,
   challengeRoutes,
@@ -34,11 +48,23 @@ for (const group of [
   switchRoutes,
   logoutRoutes,
   accountRoutes,
+  identityRoutes,
+  reauthRoutes,
+  mergeRoutes,
+  accountLogRoutes,
+  rosterSignoutRoutes,
   emailOtpRoutes,
+  identityEmailRoutes,
+  reauthEmailRoutes,
+  recoveryRoutes,
+  recoverySignInRoutes,
   connectRoutes,
   familyRoutes,
   oauthRoutes,
   oauthCallbackRoutes,
+  webauthnRegisterRoutes,
+  webauthnKeyRoutes,
+  webauthnAssertRoutes,
 ]) {
   app.route("/", group);
 }

@@ -3,7 +3,14 @@
 import type { Context } from "hono";
 import type { AccountRow, AccountView } from "../../../shared/db/accounts";
 import { orm } from "../../../shared/db/client";
-import { deleteRoster, deleteSession, ROSTER_CAP, rosterMembers, signInSession } from "../../../shared/db/sessions";
+import {
+  type AuthMethod,
+  deleteRoster,
+  deleteSession,
+  ROSTER_CAP,
+  rosterMembers,
+  signInSession,
+} from "../../../shared/db/sessions";
 import { AppError } from "../../../shared/errors";
 import type { AuthEnv } from "./env";
 import { currentSession, setSessionCookie } from "./session-context";
@@ -32,14 +39,18 @@ async function targetRoster(c: Context<AuthEnv>, accountId: string, add: boolean
   return rosterId;
 }
 
-/** Signs `account` in on this browser (joining its roster when `add`), sets the cookie, returns the Account. */
+/**
+ * Signs `account` in on this browser (joining its roster when `add`) by `method`, sets the cookie, returns the
+ * Account. (An account merged into another is never found here: its identities moved to the survivor; issue 27.)
+ */
 export async function completeSignIn(
   c: Context<AuthEnv>,
   account: AccountRow,
   add: boolean,
   now: number,
+  method: AuthMethod,
 ): Promise<AccountView> {
   const rosterId = await targetRoster(c, account.id, add, now);
-  const issued = await signInSession(orm(c.env.DB), { accountId: account.id, rosterId, now });
+  const issued = await signInSession(orm(c.env.DB), { accountId: account.id, rosterId, now, method });
   return setSessionCookie(c, account, issued, now);
 }

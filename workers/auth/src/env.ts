@@ -31,6 +31,8 @@ export interface AuthBindings extends ProviderEnv {
   DEV_MAIL_LOG?: string;
   /** Where the contact form is relayed. */
   CONTACT_TO?: string;
+  /** Hardware keys: `required` demands user verification (PIN, biometrics) in every ceremony; default preferred. */
+  WEBAUTHN_USER_VERIFICATION?: string;
   /** Network whose addresses may sign in: mainnet (default), testnet or regtest. */
   BITCOIN_NETWORK?: string;
 }

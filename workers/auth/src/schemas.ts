@@ -128,3 +128,32 @@ export const JwksSchema = z
   .openapi("JWKS");
 
 export { errorResponses, json } from "../../../shared/http/openapi";
+
+// ---- email codes for account security (issue 27): link, re-authentication, the recovery address and sign-in ----
+
+export const EmailAddress = z.string().trim().max(254).email();
+export const CodeDigits = z.string().regex(/^\d{6}$/, "six digits");
+
+export const EmailCodeStartBody = z.strictObject({ email: EmailAddress }).openapi("EmailCodeStartRequest");
+export const EmailCodeVerifyBody = z
+  .strictObject({ email: EmailAddress, code: CodeDigits })
+  .openapi("EmailCodeVerifyRequest");
+export const RecoverySignInBody = z
+  .strictObject({ email: EmailAddress, code: CodeDigits, add: z.boolean().optional() })
+  .openapi("RecoverySignInRequest");
+
+export const OkResult = z.object({ ok: z.literal(true) }).openapi("OkResult");
+
+export const EmailIdentityLinkedResult = z
+  .object({ ok: z.literal(true), identity: z.object({ kind: z.literal("email"), value: z.string() }) })
+  .openapi("EmailIdentityLinkedResult");
+
+/** The recovery address and when it was proven. Not a named component: nullable, the explorer would show "null". */
+export const RecoveryAddressSchema = z.object({
+  email: z.string(),
+  set_at: z.string().openapi({ description: "When the address was proven (ISO 8601)" }),
+});
+
+export const RecoveryResult = z
+  .object({ ok: z.literal(true), recovery: RecoveryAddressSchema.nullable() })
+  .openapi("RecoveryResult");

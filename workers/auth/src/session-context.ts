@@ -40,6 +40,13 @@ export async function requireSession(c: Context<AuthEnv>, now: number): Promise<
   return session;
 }
 
+/** The did_oc of the accounts merged into this one (auth-core's `merged_from`). */
+function mergedFrom(account: AccountRow): string[] {
+  if (!account.mergedFrom) return [];
+  const parsed: unknown = JSON.parse(account.mergedFrom);
+  return Array.isArray(parsed) ? parsed.filter((d): d is string => typeof d === "string") : [];
+}
+
 /** Signs a JWT for the issued session row and sets it as the `oc_session` cookie; returns the Account view. */
 export async function setSessionCookie(
   c: Context<AuthEnv>,
@@ -56,8 +63,9 @@ export async function setSessionCookie(
       display_name: view.display_name,
       primary_btc: view.primary_btc,
       display_identity: view.display_identity,
-      step_up_at: null,
+      step_up_at: issued.row.steppedUpAt === null ? null : epochSeconds(issued.row.steppedUpAt),
       sudo_at: epochSeconds(issued.row.authenticatedAt),
+      merged_from: mergedFrom(account),
     },
     await signingKey(c.env),
     { issuer: c.env.AUTH_ORIGIN, now, expiresAt: issued.row.expiresAt },

@@ -2,74 +2,26 @@
 // not the address has an account) and binds it to this browser's attempt (the oc_email_code cookie); verify signs in
 // with it, from that browser only. Accounts minted here are held by the service (no key is handed out).
 import { createRoute, z } from "@hono/zod-openapi";
-import {
-  codeMac,
-  codeMatches,
-  MAX_FAILURES,
-  newAttemptId,
-  newCode,
-  normalizeEmail,
-  type Refusal,
-  STARTS_PER_HOUR,
-} from "../../../../shared/auth/email-code";
+import { normalizeEmail } from "../../../../shared/auth/email-code";
 import {
   clearedEmailCodeCookie,
   emailCodeCookie,
   readEmailCodeCookie,
 } from "../../../../shared/auth/email-code-cookie";
-import {
-  consumeAttempt,
-  countTry,
-  openAttempt,
-  recordWrongCode,
-  resendCode,
-  whyRefused,
-} from "../../../../shared/auth/email-code-store";
 import { findOrCreateAccount } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
-import { AppError } from "../../../../shared/errors";
-import { clientIpKey } from "../../../../shared/http/client-ip";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { sendMail } from "../../../../shared/mail/mailer";
-import { rateLimit, takeNamed } from "../../../../shared/rate-limit/middleware";
+import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { completeSignIn } from "../complete-sign-in";
+import { askCode, checkCode, codeKey, refused, takeHourlyStarts } from "../email-codes";
 import type { AuthEnv } from "../env";
-import { AccountResult, AddQuery } from "../schemas";
+import { AccountResult, AddQuery, CodeDigits, EmailAddress as Email } from "../schemas";
 
 export const emailOtpRoutes = routeGroup<AuthEnv>();
-const HOURLY = { capacity: STARTS_PER_HOUR, windowMs: 60 * 60 * 1000 };
-const Email = z.string().trim().max(254).email();
-const ASK_HERE = "no code was asked for this address in this browser (or it was used): ask for one here";
-
-function codeKey(env: AuthEnv["Bindings"]): string {
-  if (!env.EMAIL_CODE_KEY || env.EMAIL_CODE_KEY.length < 16)
-    throw new AppError("mailer_not_configured", { detail: "EMAIL_CODE_KEY is not set" });
-  return env.EMAIL_CODE_KEY;
-}
-
-/** The wire answer for a try that was not compared. */
-function refused(refusal: Refusal, now: number): AppError {
-  switch (refusal.kind) {
-    case "not_this_browser":
-      return new AppError("email_code_invalid", { detail: ASK_HERE });
-    case "address_locked":
-      return new AppError("email_code_locked", {
-        detail: `too many wrong codes for this address: locked until ${new Date(refusal.until).toISOString()}`,
-        headers: { "Retry-After": String(Math.max(1, Math.ceil((refusal.until - now) / 1000))) },
-      });
-    case "spent":
-      return new AppError("email_code_locked", {
-        detail: `this code has had ${MAX_FAILURES} wrong tries: ask for a new code`,
-      });
-    case "expired":
-      return new AppError("email_code_expired", { detail: "ask for a new code" });
-    case "changed":
-      return new AppError("email_code_invalid", { detail: "the code changed while it was checked: try again" });
-  }
-}
 
 emailOtpRoutes.openapi(
   createRoute({
@@ -94,21 +46,13 @@ emailOtpRoutes.openapi(
     const email = normalizeEmail(c.req.valid("json").email);
     const key = codeKey(c.env);
     // At most 5 starts an hour per address and per IP: rotating IPs does not beat the per-address limit.
-    await takeNamed(c.env.RATE_LIMITER, `otp-email|${email}`, HOURLY);
-    await takeNamed(c.env.RATE_LIMITER, `otp-ip|${clientIpKey(c.req.raw.headers)}`, HOURLY);
-    const code = newCode();
+    await takeHourlyStarts(c, email);
     const now = Date.now();
-    const db = orm(c.env.DB);
     // A resend replaces the code but keeps the attempt's wrong tries (better-auth #11162).
-    const held = readEmailCodeCookie(c.req.header("cookie"));
-    const resent =
-      held !== undefined &&
-      (await resendCode(db, { attempt: held, email, codeMac: await codeMac(key, email, held, code), now }));
-    if (!resent) {
-      const attempt = newAttemptId();
-      await openAttempt(db, { attempt, email, codeMac: await codeMac(key, email, attempt, code), now });
-      c.header("Set-Cookie", emailCodeCookie(attempt));
-    }
+    const cookie = readEmailCodeCookie(c.req.header("cookie"));
+    const ask = { purpose: "signin", email, accountId: null, cookie } as const;
+    const { code, attempt, opened } = await askCode(orm(c.env.DB), key, ask, now);
+    if (opened) c.header("Set-Cookie", emailCodeCookie(attempt));
     await sendMail(c.env, {
       to: email,
       subject: `Your sign-in code: ${code}`,
@@ -135,7 +79,7 @@ emailOtpRoutes.openapi(
       body: jsonRequest(
         z.strictObject({
           email: Email,
-          code: z.string().regex(/^\d{6}$/, "six digits"),
+          code: CodeDigits,
           add: z.boolean().optional(),
         }),
       ),
@@ -160,20 +104,11 @@ emailOtpRoutes.openapi(
     const email = normalizeEmail(body.email);
     const key = codeKey(c.env);
     const attempt = readEmailCodeCookie(c.req.header("cookie"));
-    if (!attempt) throw new AppError("email_code_invalid", { detail: ASK_HERE });
     const now = Date.now();
+    if (!attempt) throw refused({ kind: "not_this_browser" }, now, "signin");
     const db = orm(c.env.DB);
-    // Counted before compared, in one conditional write (email-code-store.ts): a try that got no row compares nothing.
-    const counted = await countTry(db, { attempt, email, now });
-    if (!counted) throw refused(await whyRefused(db, { attempt, email, now }), now);
-    if (!(await codeMatches(key, { email, attempt, code: body.code }, counted.codeMac))) {
-      await recordWrongCode(db, email, now);
-      const left = MAX_FAILURES - counted.failures;
-      throw new AppError("email_code_invalid", { detail: `${left} ${left === 1 ? "try" : "tries"} left on this code` });
-    }
-    // A concurrent verify with the same code, or a resend in between, leaves nothing to delete.
-    if (!(await consumeAttempt(db, attempt, counted.codeMac)))
-      throw new AppError("email_code_invalid", { detail: "that code was just used or replaced: use the latest one" });
+    // Only a `signin` attempt is found, so a link, re-authentication or recovery code never signs in (email-codes.ts).
+    await checkCode(db, key, { attempt, purpose: "signin", email, code: body.code }, now);
     const account = await findOrCreateAccount(
       db,
       { kind: "email", value: email },
@@ -181,7 +116,7 @@ emailOtpRoutes.openapi(
       now,
     );
     const add = body.add === true || query.add === "1" || query.add === "true";
-    const view = await completeSignIn(c, account, add, now);
+    const view = await completeSignIn(c, account, add, now, "email");
     // Appended after the session cookie, which completeSignIn sets (replacing any Set-Cookie before it).
     c.header("Set-Cookie", clearedEmailCodeCookie(), { append: true });
     return c.json({ ok: true as const, account: view }, 200);

@@ -15,6 +15,7 @@ import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { routeGroup } from "../../../../shared/validate";
 import { completeSignIn } from "../complete-sign-in";
 import type { AuthEnv } from "../env";
+import { backTo, finishForAccount } from "../provider-intent";
 import { fromProvider, ProviderParam, requireProvider } from "../provider-route";
 import { errorResponses } from "../schemas";
 
@@ -60,7 +61,11 @@ oauthCallbackRoutes.openapi(
     middleware: [rateLimit({ bucket: "oauth-callback", rule: AUTH_RULE, failClosed: true })],
     request: { params: ProviderParam, query: CallbackQuery },
     responses: {
-      302: { description: "Signed in (the oc_session cookie is set): to the stored return_to; or refused: to /signin" },
+      302: {
+        description:
+          "Signed in (the oc_session cookie is set): to the stored return_to; or refused: to /signin. A link or " +
+          "re-authentication flow (intent=link|reauth) returns to its return_to with done=<intent> or error=<reason>",
+      },
       ...errorResponses(
         "provider_not_configured",
         "oauth_state_invalid",
@@ -105,6 +110,13 @@ oauthCallbackRoutes.openapi(
         now,
       }),
     );
+    if (flow.intent === "link" || flow.intent === "reauth") {
+      const refused = await finishForAccount(c, flow, profile, now);
+      c.header("Set-Cookie", clearedStateCookie(provider.id), { append: true });
+      c.header("Referrer-Policy", "no-referrer");
+      const intent = flow.intent;
+      return c.redirect(backTo(flow.returnTo, refused ? { error: refused } : { done: intent }), 302);
+    }
     // Matched by provider subject only, never by an email the provider reports (OA-06).
     const account = await findOrCreateAccount(
       db,
@@ -112,7 +124,7 @@ oauthCallbackRoutes.openapi(
       { displayName: profile.displayName, displayIdentityKind: "did" },
       now,
     );
-    await completeSignIn(c, account, flow.add, now);
+    await completeSignIn(c, account, flow.add, now, "provider");
     c.header("Set-Cookie", clearedStateCookie(provider.id), { append: true });
     c.header("Referrer-Policy", "no-referrer"); // the code is in this URL
     return c.redirect(flow.returnTo, 302);

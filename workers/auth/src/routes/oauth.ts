@@ -14,6 +14,8 @@ import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
+import { requireFreshSession } from "../fresh-session";
+import { ACCOUNT_PAGE, PROVIDER_INTENTS } from "../provider-intent";
 import { fromProvider, ProviderParam, requireProvider } from "../provider-route";
 import { errorResponses, json } from "../schemas";
 
@@ -34,6 +36,14 @@ export const StartQuery = z.object({
     .optional()
     .openapi({ description: "A path on this host, or an absolute URL in the cookie's domain family; default `/`" }),
   add: z.enum(["1", "0", "true", "false"]).optional(),
+  intent: z
+    .enum(PROVIDER_INTENTS)
+    .optional()
+    .openapi({
+      description:
+        "signin (default); link: add the provider identity to the signed-in account (needs a fresh sudo_at); " +
+        "reauth: prove the account's own provider identity again. Both return to `return_to` (default /account).",
+    }),
 });
 
 export const oauthRoutes = routeGroup<AuthEnv>();
@@ -71,6 +81,8 @@ oauthRoutes.openapi(
         "bad_return_to",
         "invalid_query",
         "oauth_provider_error",
+        "not_authenticated",
+        "sudo_required",
         "rate_limited",
       ),
     },
@@ -78,11 +90,16 @@ oauthRoutes.openapi(
   async (c) => {
     const provider = requireProvider(c.env, c.req.valid("param").provider);
     const query = c.req.valid("query");
-    const returnTo = safeReturnTo(query.return_to, returnToPolicy(c.env));
+    const intent = query.intent ?? "signin";
+    const asked = query.return_to ?? (intent === "signin" ? undefined : ACCOUNT_PAGE);
+    const returnTo = safeReturnTo(asked, returnToPolicy(c.env));
     if (returnTo === undefined) {
       throw new AppError("bad_return_to", { detail: "a path on this host or a URL in this site's family" });
     }
     const now = Date.now();
+    // A link or re-authentication is for the signed-in account, bound to its session row; a link needs fresh sudo.
+    const forAccount =
+      intent === "signin" ? undefined : await requireFreshSession(c, now, intent === "link" ? ["sudo"] : []);
     const endpoint = await fromProvider(authorizationEndpoint(provider, now));
     const state = createState();
     const pkce = await createPkce();
@@ -94,6 +111,8 @@ oauthRoutes.openapi(
       nonce,
       returnTo,
       add: query.add === "1" || query.add === "true",
+      intent,
+      sessionId: forAccount?.session.id ?? null,
       expiresAt: now + OAUTH_STATE_TTL_MS,
       createdAt: now,
     });

@@ -1,0 +1,65 @@
+// Merging two accounts one person holds (issue 27; auth-core's `merged_from`): everything that reaches the absorbed
+// account moves to the surviving one in one batch (one transaction): its identities, hardware keys, Connect apps
+// and users, its log, and its recovery address when the survivor has none. The absorbed account keeps its row,
+// marked `merged_into`, so its did_oc stays known, and signs nobody in again: its sessions everywhere are deleted.
+// The survivor's `merged_from` names it (and whatever it had absorbed before). Its primary_btc does not change.
+import { eq, sql } from "drizzle-orm";
+import { accountEvent } from "./account-events";
+import type { AccountRow } from "./accounts";
+import type { Db } from "./client";
+import {
+  accountEvents,
+  accountIdentities,
+  accounts,
+  connectApps,
+  connectUsers,
+  emailCodes,
+  sessions,
+  webauthnCredentials,
+} from "./schema";
+
+const didList = (json: string | null): string[] => {
+  const parsed: unknown = json ? JSON.parse(json) : [];
+  return Array.isArray(parsed) ? parsed.filter((d): d is string => typeof d === "string") : [];
+};
+
+export async function mergeAccounts(
+  db: Db,
+  input: { survivor: AccountRow; absorbed: AccountRow; sessionId: string; now: number },
+): Promise<void> {
+  const { survivor, absorbed, now } = input;
+  const mergedFrom = [...new Set([...didList(survivor.mergedFrom), absorbed.didOc, ...didList(absorbed.mergedFrom)])];
+  const from = absorbed.id;
+  const to = survivor.id;
+  await db.batch([
+    db.update(accountIdentities).set({ accountId: to }).where(eq(accountIdentities.accountId, from)),
+    db.update(webauthnCredentials).set({ accountId: to }).where(eq(webauthnCredentials.accountId, from)),
+    db.update(connectApps).set({ ownerAccountId: to }).where(eq(connectApps.ownerAccountId, from)),
+    db.update(connectUsers).set({ accountId: to }).where(eq(connectUsers.accountId, from)),
+    db.update(accountEvents).set({ accountId: to }).where(eq(accountEvents.accountId, from)),
+    db.delete(emailCodes).where(eq(emailCodes.accountId, from)),
+    db.delete(sessions).where(eq(sessions.accountId, from)),
+    // The absorbed account's recovery address first leaves it (the column is unique), then, if the survivor has
+    // none, becomes the survivor's.
+    db
+      .update(accounts)
+      .set({ mergedInto: to, recoveryEmail: null, recoverySetAt: null, updatedAt: now })
+      .where(eq(accounts.id, from)),
+    db
+      .update(accounts)
+      .set({
+        mergedFrom: JSON.stringify(mergedFrom),
+        recoveryEmail: sql`coalesce(${accounts.recoveryEmail}, ${absorbed.recoveryEmail})`,
+        recoverySetAt: sql`case when ${accounts.recoveryEmail} is null then ${absorbed.recoverySetAt} else ${accounts.recoverySetAt} end`,
+        updatedAt: now,
+      })
+      .where(eq(accounts.id, to)),
+    accountEvent(db, {
+      accountId: to,
+      eventType: "account.merged",
+      sessionId: input.sessionId,
+      detail: { from: absorbed.didOc },
+      now,
+    }),
+  ]);
+}

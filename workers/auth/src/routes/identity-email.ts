@@ -1,0 +1,120 @@
+// Linking an email to the signed-in account (issue 27): proven by a code mailed to it, asked for and checked by a
+// session of that account with a fresh sudo_at at both steps. Whether the address is already some account's is told
+// only after the code proves it: the start answers the same for every address.
+import { createRoute } from "@hono/zod-openapi";
+import { accountAttempt, normalizeEmail } from "../../../../shared/auth/email-code";
+import { orm } from "../../../../shared/db/client";
+import { linkIdentity } from "../../../../shared/db/identities";
+import { jsonRequest } from "../../../../shared/http/openapi";
+import { sameOrigin } from "../../../../shared/http/same-origin";
+import { sendMail } from "../../../../shared/mail/mailer";
+import { rateLimit } from "../../../../shared/rate-limit/middleware";
+import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
+import { jsonBody, routeGroup } from "../../../../shared/validate";
+import { askCode, checkCode, codeKey, takeHourlyStarts } from "../email-codes";
+import type { AuthEnv } from "../env";
+import { requireFreshSession } from "../fresh-session";
+import {
+  EmailCodeStartBody,
+  EmailCodeVerifyBody,
+  EmailIdentityLinkedResult,
+  errorResponses,
+  json,
+  OkResult,
+} from "../schemas";
+import { linkCodeMail } from "../security-mail";
+
+export const identityEmailRoutes = routeGroup<AuthEnv>();
+
+identityEmailRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/auth/identities/email/start",
+    summary: "Mail a code to an address to link it to the signed-in account (fresh sudo)",
+    description:
+      "Needs a sudo proof of the last 10 minutes (`sudo_required` otherwise). Mails a 6-digit code, valid 10 " +
+      "minutes, held by this account (one live link code per account; a start for the same address within the " +
+      "hour is a resend keeping the wrong tries). Answers the same whoever holds the address. Spends the " +
+      "address's and the IP's hourly email-code budget (5 each).",
+    middleware: [
+      rateLimit({ bucket: "identity-email-start", rule: AUTH_RULE, failClosed: true }),
+      sameOrigin(),
+      jsonBody,
+    ],
+    request: { body: jsonRequest(EmailCodeStartBody) },
+    responses: {
+      200: json(OkResult, "Mailed"),
+      ...errorResponses(
+        "invalid_body",
+        "not_authenticated",
+        "sudo_required",
+        "rate_limited",
+        "mailer_not_configured",
+        "mailer_error",
+        "cross_site_blocked",
+      ),
+    },
+  }),
+  async (c) => {
+    const email = normalizeEmail(c.req.valid("json").email);
+    const key = codeKey(c.env);
+    const now = Date.now();
+    const { session } = await requireFreshSession(c, now, ["sudo"]);
+    await takeHourlyStarts(c, email);
+    const ask = { purpose: "link", email, accountId: session.accountId } as const;
+    const { code } = await askCode(orm(c.env.DB), key, ask, now);
+    await sendMail(c.env, linkCodeMail(email, code));
+    return c.json({ ok: true as const }, 200);
+  },
+);
+
+identityEmailRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/auth/identities/email/verify",
+    summary: "Link the address with its code to the signed-in account (fresh sudo)",
+    description:
+      "Checks the code this account asked for (from any browser of the account's session, no cookie: the " +
+      "session is the binding). 5 wrong tries spend it; the address's backstop of email sign-in applies. A right " +
+      "code links the address as an email identity, with an `identity.linked` line in the account log; an " +
+      "address already on another account is `identity_on_other_account` (merge the two), already here " +
+      "`identity_already_linked`.",
+    middleware: [
+      rateLimit({ bucket: "identity-email-verify", rule: AUTH_RULE, failClosed: true }),
+      sameOrigin(),
+      jsonBody,
+    ],
+    request: { body: jsonRequest(EmailCodeVerifyBody) },
+    responses: {
+      200: json(EmailIdentityLinkedResult, "Linked"),
+      ...errorResponses(
+        "invalid_body",
+        "not_authenticated",
+        "sudo_required",
+        "email_code_invalid",
+        "email_code_expired",
+        "email_code_locked",
+        "identity_on_other_account",
+        "identity_already_linked",
+        "rate_limited",
+        "mailer_not_configured",
+        "cross_site_blocked",
+      ),
+    },
+  }),
+  async (c) => {
+    const body = c.req.valid("json");
+    const email = normalizeEmail(body.email);
+    const key = codeKey(c.env);
+    const now = Date.now();
+    // Freshness first: a stale session is sent to re-authenticate before the try is counted.
+    const { session } = await requireFreshSession(c, now, ["sudo"]);
+    const db = orm(c.env.DB);
+    const accountId = session.accountId;
+    const attempt = accountAttempt("link", accountId);
+    await checkCode(db, key, { attempt, purpose: "link", accountId, email, code: body.code }, now);
+    const identity = { kind: "email" as const, value: email };
+    await linkIdentity(db, identity, { accountId, sessionId: session.id, now });
+    return c.json({ ok: true as const, identity }, 200);
+  },
+);

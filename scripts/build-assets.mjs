@@ -30,7 +30,10 @@ console.log(`api explorer assets in ${path.relative(process.cwd(), out)}`);
 const authAssets = "auth-assets";
 rmSync(path.join(publicDir, authAssets, "chunks"), { recursive: true, force: true });
 await build({
-  entryPoints: { signin: path.join(root, "workers", "auth", "src", "pages", "signin", "main.ts") },
+  entryPoints: {
+    signin: path.join(root, "workers", "auth", "src", "pages", "signin", "main.ts"),
+    account: path.join(root, "workers", "auth", "src", "pages", "account", "main.ts"),
+  },
   outdir: path.join(publicDir, authAssets),
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",

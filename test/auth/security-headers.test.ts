@@ -37,6 +37,6 @@ describe("security headers on the auth host", () => {
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toMatch(/javascript/);
     expect(script.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(await script.text()).toContain("/api/auth/me");
+    expect(await script.text()).toContain("/api/auth/signin");
   });
 });

@@ -39,7 +39,13 @@ export function signinPage(options: { add: boolean; returnTo: string | null }) {
   <ul id="accounts"></ul>
   <button id="signout-current" class="secondary" hidden>Sign out of this account</button>
   <button id="signout-all" class="secondary" hidden>Sign out of all</button>
+  <a id="account-link" class="button secondary" href="/account" hidden>Account security</a>
   <p id="account-msg" class="msg" role="status"></p>
+</section>
+<section>
+  <h2>Passkey</h2>
+  <button id="passkey-signin">Sign in with a passkey</button>
+  <p id="passkey-msg" class="msg" role="status"></p>
 </section>
 <section>
   <h2>Bitcoin</h2>
@@ -56,7 +62,7 @@ export function signinPage(options: { add: boolean; returnTo: string | null }) {
 </section>
 <section>
   <h2>Email</h2>
-  <input id="email" type="email" placeholder="you@example.com" autocomplete="email">
+  <input id="email" type="email" placeholder="you@example.com" autocomplete="username webauthn">
   <button id="email-send">Send me a code</button>
   <div id="email-step2" hidden>
     <input id="email-code" inputmode="numeric" maxlength="6" placeholder="6-digit code" autocomplete="one-time-code">

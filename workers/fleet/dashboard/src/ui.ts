@@ -1,38 +1,8 @@
-// The dashboard's one DOM helper: elements built with textContent only (API data never becomes markup). Children are
-// `string | Node` or lists of them, flattened fully: a null, a number or an object is a compile error, not a word
-// on the page (numbers go through String() where they are shown).
-export type Child = string | Node;
-export type Children = Child | readonly Children[];
-type Listener = (event: Event) => unknown;
+// The dashboard's DOM helpers: `h` (shared/browser/dom.ts, the auth host's account page uses it too) and the small
+// pieces every screen builds with it.
+import { type Attrs, type Children, h } from "../../../../shared/browser/dom";
 
-/** Attributes: strings (true: present, false/undefined: absent), `on…` listeners and `dataset`. */
-export interface Attrs {
-  dataset?: Record<string, string>;
-  onclick?: Listener;
-  onsubmit?: Listener;
-  [name: string]: string | boolean | undefined | Listener | Record<string, string>;
-}
-
-/** h("button", {type: "button", onclick}, "Save"): attributes, `on…` listeners, then children. */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Attrs = {},
-  ...children: Children[]
-): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === false) continue;
-    if (typeof value === "function") el.addEventListener(key.slice(2), value);
-    else if (typeof value === "object") Object.assign(el.dataset, value);
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  el.append(...flat(children));
-  return el;
-}
-
-/** Every child in order, however deeply listed. */
-export const flat = (children: readonly Children[]): Child[] =>
-  children.flatMap((child) => (typeof child === "string" || child instanceof Node ? [child] : flat(child)));
+export { type Attrs, type Child, type Children, flat, h } from "../../../../shared/browser/dom";
 
 export const time = (iso: string | null | undefined): string =>
   iso ? `${iso.replace("T", " ").slice(0, 19)} UTC` : "—";

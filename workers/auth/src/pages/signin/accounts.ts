@@ -42,6 +42,7 @@ export async function refresh(): Promise<void> {
     delete active().dataset.did;
     signoutCurrent.hidden = true;
     signoutAll.hidden = true;
+    byId("account-link", HTMLAnchorElement).hidden = true;
     if (me.status !== 401) showError(message(), await sentenceFor(me));
     return;
   }
@@ -49,6 +50,7 @@ export async function refresh(): Promise<void> {
   active().dataset.did = me.body.account.did_oc;
   signoutCurrent.hidden = false;
   signoutAll.hidden = me.body.roster.length === 0;
+  byId("account-link", HTMLAnchorElement).hidden = false;
   for (const entry of me.body.roster) list.append(rosterItem(entry));
 }
 

@@ -3,7 +3,11 @@
 
 export type ApiResult<T> = { ok: true; body: T } | { ok: false; status: number; reason: string | undefined };
 
-export async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<ApiResult<T>> {
+export async function api<T>(
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+): Promise<ApiResult<T>> {
   let res: Response;
   try {
     res = await fetch(path, {

@@ -4,6 +4,7 @@ import { refresh, wireSignOut } from "./accounts";
 import { wireBitcoin } from "./bitcoin";
 import { wireEmail } from "./email";
 import { loadSentences } from "./messages";
+import { wirePasskey } from "./passkey";
 import { showProviders, showReturnedError } from "./providers";
 import type { PageContext } from "./signed-in";
 import { wireWallet } from "./wallet";
@@ -17,6 +18,7 @@ const page: PageContext = {
 wireBitcoin(page);
 wireWallet(page);
 wireEmail(page);
+wirePasskey(page);
 wireSignOut();
 void loadSentences();
 void Promise.all([showProviders(page), showReturnedError(), refresh()]);

@@ -1,8 +1,8 @@
 // The fleet worker's bindings and per-request variables.
 import type { BtcpayEnv } from "../../../shared/billing/btcpay";
 import type { StripeEnv } from "../../../shared/billing/stripe";
-import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
-import type { DispatcherBindings, WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
+import type { FleetGeneratedBindings } from "./bindings.generated";
+import type { DispatcherBindings } from "./durable-objects/webhook-dispatcher";
 import type { Condition } from "./registry/conditions";
 import type { TokenScope } from "./roles";
 
@@ -23,23 +23,17 @@ export type Caller =
     }
   | { kind: "session"; accountId: string; address: string | null };
 
-export interface FleetBindings extends StripeEnv, BtcpayEnv, DispatcherBindings {
-  DB: D1Database;
-  KV: KVNamespace;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  /** One dispatcher per webhook endpoint (its alarm sends and retries deliveries). */
-  WEBHOOK_DISPATCHER: DurableObjectNamespace<WebhookDispatcher>;
+/**
+ * The bindings and variables the configuration declares come from it (bindings.generated.ts, `npm run types`: DB,
+ * KV, RATE_LIMITER, WEBHOOK_DISPATCHER, AUTH, AUTH_ORIGIN, FLEET_ORIGIN); secrets and optional variables are here.
+ */
+export interface FleetBindings extends FleetGeneratedBindings, StripeEnv, BtcpayEnv, DispatcherBindings {
   /** Secret: seals webhook signing secrets; unset → 503 webhook_master_key_unset on endpoint creation. */
   WEBHOOK_MASTER_KEY?: string;
   /** "true" only in local dev and tests: lets endpoints on 127.0.0.1 receive deliveries over http. */
   WEBHOOK_ALLOW_LOOPBACK?: string;
   /** Secret guarding the reconciler route; unset → 503 cron_secret_unset. */
   CRON_SECRET?: string;
-  /** The auth worker: /api/auth/* on the fleet host is answered there, and its JWKS verifies cookies. */
-  AUTH: Fetcher;
-  /** The auth host's origin: the issuer of the session tokens accepted here. */
-  AUTH_ORIGIN: string;
-  FLEET_ORIGIN?: string;
   /** Secret: the fleet's own Ed25519 private JWK (own kid, published in the auth host's JWKS); signs audit bundles. */
   FLEET_SIGNING_KEY?: string;
   /** Optional: the auth host's public JWKs (JSON array); without it they are read from AUTH's JWKS. */

@@ -1,8 +1,8 @@
-// The verify worker's bindings.
-import type { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
+// The verify worker's bindings: what the configuration declares comes from it (bindings.generated.ts, `npm run
+// types`: RATE_LIMITER); its optional variables are here.
+import type { VerifyGeneratedBindings } from "./bindings.generated";
 
-export interface VerifyBindings {
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+export interface VerifyBindings extends VerifyGeneratedBindings {
   /** Esplora HTTP API base (default: the public mempool.space API). */
   ESPLORA_URL?: string;
   /** Comma-separated nostr relay URLs (ws:// or wss://) read by check and discover. */

@@ -1,0 +1,126 @@
+// `npm run deploy`: the plan (plan.mjs) carried out through wrangler, in an order that never leaves a half-made
+// deployment a re-run cannot finish: everything is checked before anything is created (credentials, the
+// configuration, the secrets it asks for); the database and namespace are found by name before being created; a
+// secret is set only when the worker lacks it, uploaded with the worker's deployment (so a second run changes nothing
+// but code); the audit key's public half is published by auth before the fleet gets the key; the workers deploy in
+// dependency order; smoke checks last.
+// Generated wrangler configurations and secret files live in .deploy/<env>/ (git-ignored; secret files 0600 and
+// deleted once applied), so no account-specific id is ever in a tracked file.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { requiredEnvSecrets } from "./config.mjs";
+import {
+  GENERATED_SECRETS,
+  missingSecrets,
+  nameIn,
+  originsOf,
+  resourceNames,
+  root,
+  WORKERS,
+  workerConfig,
+} from "./plan.mjs";
+import { generateSecrets } from "./secrets.mjs";
+import { smokeCheck } from "./smoke.mjs";
+import { checkCredentials, jsonOf, wrangler } from "./wrangler.mjs";
+
+const ci = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
+const run = (args) => wrangler(args, { cwd: root, env: ci });
+
+/** The id of the D1 database named `name`, created when the account has none. */
+async function ensureDatabase(name, say) {
+  const find = async () => jsonOf(await run(["d1", "list", "--json"])).find((d) => d.name === name)?.uuid;
+  const found = await find();
+  if (found) return found;
+  say(`creating the D1 database ${name}`);
+  await run(["d1", "create", name]);
+  const made = await find();
+  if (!made) throw new Error(`wrangler created ${name} but does not list it: run the deploy again`);
+  return made;
+}
+
+/** The id of the KV namespace titled `title`, created when missing. */
+async function ensureNamespace(title, say) {
+  const find = async () => jsonOf(await run(["kv", "namespace", "list"])).find((n) => n.title === title)?.id;
+  const found = await find();
+  if (found) return found;
+  say(`creating the KV namespace ${title}`);
+  await run(["kv", "namespace", "create", title]);
+  const made = await find();
+  if (!made) throw new Error(`wrangler created ${title} but does not list it: run the deploy again`);
+  return made;
+}
+
+/** The names of the secrets a worker has; none when the worker does not exist yet. */
+async function secretNames(worker) {
+  try {
+    return jsonOf(await run(["secret", "list", "--name", worker, "--format", "json"])).map((s) => s.name);
+  } catch (err) {
+    if (/does not exist|not found|10007/i.test(err.message)) return [];
+    throw err;
+  }
+}
+
+/**
+ * Deploys `worker`'s code, with `secrets` (the ones it lacks) uploaded in the same deployment through a 0600 file
+ * that is deleted afterwards, whatever happens: a worker never runs a version without the secrets it needs.
+ */
+async function deployWorker(dir, config, worker, secrets) {
+  const args = ["deploy", "-c", config];
+  if (Object.keys(secrets).length === 0) return run(args);
+  const file = path.join(dir, `secrets-${worker}.json`);
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  try {
+    await run([...args, "--secrets-file", file]);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+export async function deploy({ config, env, smoke = true, say = console.log }) {
+  const envConfig = config.environments[env];
+  if (!envConfig) throw new Error(`the deploy configuration has no environment ${env}`);
+  // Everything that can refuse is asked before anything is created.
+  const needed = requiredEnvSecrets(config);
+  const missingEnv = needed.filter(([name]) => !process.env[name]);
+  if (missingEnv.length > 0) {
+    const [name, by] = missingEnv[0];
+    throw new Error(`${name} is not set in the environment (the configuration's ${by} needs it)`);
+  }
+  await checkCredentials(run);
+
+  const names = resourceNames(env);
+  const ids = {
+    database: await ensureDatabase(names.database, say),
+    namespace: await ensureNamespace(names.namespace, say),
+  };
+  const dir = path.join(root, ".deploy", env);
+  mkdirSync(dir, { recursive: true });
+  const configs = {};
+  for (const { id } of WORKERS) {
+    configs[id] = path.join(dir, `${id}.json`);
+    writeFileSync(configs[id], `${JSON.stringify(workerConfig(id, { config, env, ids }), null, 2)}\n`);
+  }
+
+  say("building the assets");
+  execFileSync(process.execPath, [path.join(root, "scripts/build-assets.mjs")], { cwd: root, stdio: "ignore" });
+  say(`applying the migrations to ${names.database}`);
+  await run(["d1", "migrations", "apply", names.database, "--remote", "-c", configs.auth]);
+
+  // The workers in dependency order, each with the secrets it lacks; the audit key's pair is decided before either
+  // worker gets its half, and auth (which publishes the public half) deploys before the fleet (which signs).
+  const existing = {};
+  for (const { id } of WORKERS) existing[id] = await secretNames(nameIn(id, env));
+  const fleetHasKey = existing.fleet.includes("FLEET_SIGNING_KEY");
+  const fromEnv = Object.fromEntries(needed.map(([name]) => [name, process.env[name]]));
+  const generated = generateSecrets([...GENERATED_SECRETS.auth, ...GENERATED_SECRETS.fleet]);
+  for (const { id } of WORKERS) {
+    const missing = missingSecrets(id, { needed: needed.map(([n]) => n), existing: existing[id], fleetHasKey });
+    const secrets = Object.fromEntries(missing.map((n) => [n, generated[n] ?? fromEnv[n]]));
+    say(`deploying ${nameIn(id, env)}${missing.length ? ` with its secrets ${missing.join(", ")}` : ""}`);
+    await deployWorker(dir, configs[id], nameIn(id, env), secrets);
+  }
+  const origins = originsOf(envConfig, env);
+  if (smoke) await smokeCheck(origins, { say });
+  return origins;
+}

@@ -1,0 +1,249 @@
+// `npm run deploy` against a recording stand-in for wrangler on PATH (test/harness/fake-wrangler.mjs), as an
+// operator runs it (issue 28): the order of its steps, that a second run changes nothing but code, that missing
+// credentials or a missing setting stop it before anything is created, and that a run failing half-way leaves
+// nothing a re-run cannot finish (the audit key's two halves always match). What only a real account shows (DNS for
+// custom domains, the first deploy's propagation, wrangler's real answers) is said in docs/decisions.md.
+import { execFile } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { smokeCheck } from "../../scripts/deploy/smoke.mjs";
+
+const root = path.join(import.meta.dirname, "../..");
+const execute = promisify(execFile);
+
+interface Stand {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  state(): {
+    databases: { name: string; uuid: string }[];
+    namespaces: { title: string; id: string }[];
+    workers: Record<string, { secrets: Record<string, string>; deployments: number; config: Record<string, unknown> }>;
+    migrations: string[];
+  };
+  calls(): string[][];
+}
+
+/** A temp folder with the stand-in as `wrangler` first on PATH, and a configuration for staging on workers.dev. */
+function stand(config: Record<string, unknown> = {}): Stand {
+  const dir = mkdtempSync(path.join(tmpdir(), "oc-deploy-"));
+  const bin = path.join(dir, "bin");
+  mkdirSync(bin, { recursive: true });
+  const shim = path.join(bin, "wrangler");
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/harness/fake-wrangler.mjs")}" "$@"\n`,
+  );
+  chmodSync(shim, 0o755);
+  writeFileSync(
+    path.join(dir, "deploy.config.json"),
+    JSON.stringify({
+      environments: { staging: { workers_dev_subdomain: "acme" } },
+      verify: { nostr_relays: ["wss://relay.example"] },
+      ...config,
+    }),
+  );
+  const stateFile = path.join(dir, "state.json");
+  const logFile = path.join(dir, "calls.log");
+  return {
+    dir,
+    env: {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH}`,
+      FAKE_WRANGLER_STATE: stateFile,
+      FAKE_WRANGLER_LOG: logFile,
+    },
+    state: () => JSON.parse(readFileSync(stateFile, "utf8")),
+    calls: () =>
+      existsSync(logFile)
+        ? readFileSync(logFile, "utf8")
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as string[])
+        : [],
+  };
+}
+
+async function deploy(s: Stand, extraEnv: NodeJS.ProcessEnv = {}) {
+  const args = [
+    "scripts/deploy.mjs",
+    "--env",
+    "staging",
+    "--no-smoke",
+    "--config",
+    path.join(s.dir, "deploy.config.json"),
+  ];
+  try {
+    const { stdout, stderr } = await execute(process.execPath, args, { cwd: root, env: { ...s.env, ...extraEnv } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** What a call did, in a word: the first two or three arguments, with the worker a deploy names. */
+function step(call: string[]): string {
+  if (call[0] === "deploy") {
+    const config = call[call.indexOf("-c") + 1] ?? "";
+    return `deploy ${path.basename(config, ".json")}${call.includes("--secrets-file") ? " +secrets" : ""}`;
+  }
+  if (call[0] === "secret") return `secret list ${call[call.indexOf("--name") + 1]}`;
+  return call.slice(0, call[0] === "kv" ? 3 : 2).join(" ");
+}
+
+const publicX = (jwk: string) => (JSON.parse(jwk) as { x: string }).x;
+
+describe("npm run deploy", () => {
+  it("provisions, migrates and deploys in dependency order; a second run changes nothing but code", async () => {
+    const s = stand();
+    const first = await deploy(s);
+    expect(first.code, first.stderr).toBe(0);
+    expect(s.calls().map(step)).toEqual([
+      "whoami",
+      "d1 list",
+      "d1 create",
+      "d1 list",
+      "kv namespace list",
+      "kv namespace create",
+      "kv namespace list",
+      "d1 migrations",
+      "secret list verify-staging",
+      "secret list auth-staging",
+      "secret list fleet-staging",
+      "deploy verify",
+      "deploy auth +secrets",
+      "deploy fleet +secrets",
+    ]);
+    const state = s.state();
+    expect(state.databases.map((d) => d.name)).toEqual(["oc-db-staging"]);
+    expect(state.namespaces.map((n) => n.title)).toEqual(["oc-kv-staging"]);
+    const { auth, fleet } = { auth: state.workers["auth-staging"], fleet: state.workers["fleet-staging"] };
+    expect(Object.keys(auth?.secrets ?? {}).sort()).toEqual(["AUTH_SIGNING_KEY", "EMAIL_CODE_KEY", "PUBLISHED_KEYS"]);
+    expect(Object.keys(fleet?.secrets ?? {}).sort()).toEqual([
+      "CRON_SECRET",
+      "FLEET_SIGNING_KEY",
+      "WEBHOOK_MASTER_KEY",
+    ]);
+    // The audit key's public half is what auth publishes.
+    const published = JSON.parse(auth?.secrets.PUBLISHED_KEYS ?? "[]") as { x: string }[];
+    expect(published.map((k) => k.x)).toEqual([publicX(fleet?.secrets.FLEET_SIGNING_KEY ?? "{}")]);
+    // The configuration carries this environment's names, ids and bindings; no secret is in it or on the screen.
+    const config = auth?.config as {
+      name: string;
+      services: { service: string }[];
+      d1_databases: { database_id: string }[];
+      vars: Record<string, string>;
+    };
+    expect(config.name).toBe("auth-staging");
+    expect(config.services).toEqual([{ binding: "VERIFY", service: "verify-staging" }]);
+    expect(config.d1_databases[0]?.database_id).toBe(state.databases[0]?.uuid);
+    expect(config.vars.AUTH_ORIGIN).toBe("https://auth-staging.acme.workers.dev");
+    const fleetConfig = fleet?.config as { triggers: { crons: string[] }; services: { service: string }[] };
+    expect(fleetConfig.triggers.crons).toEqual(["*/5 * * * *"]);
+    expect(fleetConfig.services).toEqual([{ binding: "AUTH", service: "auth-staging" }]);
+    const everySecret = [...Object.values(auth?.secrets ?? {}), ...Object.values(fleet?.secrets ?? {})];
+    for (const secret of everySecret) expect(first.stdout + first.stderr).not.toContain(secret);
+    expect(readdirSync(path.join(root, ".deploy/staging")).filter((f) => f.startsWith("secrets-"))).toEqual([]);
+    expect(first.stdout).toContain("deployed staging: auth https://auth-staging.acme.workers.dev");
+
+    const before = s.calls().length;
+    const second = await deploy(s);
+    expect(second.code, second.stderr).toBe(0);
+    expect(s.calls().slice(before).map(step)).toEqual([
+      "whoami",
+      "d1 list",
+      "kv namespace list",
+      "d1 migrations",
+      "secret list verify-staging",
+      "secret list auth-staging",
+      "secret list fleet-staging",
+      "deploy verify",
+      "deploy auth",
+      "deploy fleet",
+    ]);
+    expect(s.state().workers["auth-staging"]?.secrets).toEqual(auth?.secrets);
+  }, 120_000);
+
+  it("without Cloudflare credentials: one line, exit non-zero, nothing created", async () => {
+    const s = stand();
+    const res = await deploy(s, { FAKE_WRANGLER_SIGNED_OUT: "1" });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: no Cloudflare credentials/)]);
+    expect(s.calls().map(step)).toEqual(["whoami"]);
+  });
+
+  it("a setting the configuration asks for but the environment lacks: one line, before any call", async () => {
+    const s = stand({ providers: { github: true } });
+    const res = await deploy(s, { GITHUB_CLIENT_ID: "", GITHUB_CLIENT_SECRET: "" });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr.trim()).toBe(
+      "error: GITHUB_CLIENT_ID is not set in the environment (the configuration's providers.github needs it)",
+    );
+    expect(s.calls()).toEqual([]);
+  });
+
+  it("a configuration error is one line naming the setting", async () => {
+    const s = stand({ environments: { staging: { auth_host: "auth.example.com" } } });
+    const res = await deploy(s);
+    expect(res.code).toBe(2);
+    expect(res.stderr.trim()).toMatch(/^error: .*environments\.staging: give both auth_host and fleet_host/);
+    expect(s.calls()).toEqual([]);
+  });
+
+  it("a failure half-way leaves nothing a re-run cannot finish: the audit key's halves still match", async () => {
+    const s = stand();
+    const failed = await deploy(s, { FAKE_WRANGLER_FAIL: "fleet.json" });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr.trim().split("\n")).toHaveLength(1);
+    expect(s.state().workers["fleet-staging"]).toBeUndefined();
+    expect(s.state().workers["auth-staging"]?.secrets.PUBLISHED_KEYS).toBeDefined();
+    const again = await deploy(s);
+    expect(again.code, again.stderr).toBe(0);
+    const { workers } = s.state();
+    const published = JSON.parse(workers["auth-staging"]?.secrets.PUBLISHED_KEYS ?? "[]") as { x: string }[];
+    expect(published.map((k) => k.x)).toEqual([publicX(workers["fleet-staging"]?.secrets.FLEET_SIGNING_KEY ?? "{}")]);
+    // The session key made by the first run is kept: sessions signed with it stay valid.
+    expect(Object.keys(workers["auth-staging"]?.secrets ?? {})).toContain("AUTH_SIGNING_KEY");
+  }, 120_000);
+
+  it("answers --help, and refuses an unknown environment in one line", async () => {
+    const help = await execute(process.execPath, ["scripts/deploy.mjs", "--help"], { cwd: root });
+    expect(help.stdout).toContain("npm run deploy -- --dry-run");
+    const s = stand();
+    const res = await execute(process.execPath, ["scripts/deploy.mjs", "--env", "prod"], {
+      cwd: root,
+      env: s.env,
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(res).toMatchObject({ code: 2, stderr: "error: unknown environment prod; use production or staging\n" });
+  });
+});
+
+describe("the smoke check", () => {
+  it("passes when both hosts answer; names the URL that does not", async () => {
+    let audit = true;
+    const server = createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url?.endsWith("/api/auth/jwks")) {
+        const keys = [{ oc_use: "session" }, ...(audit ? [{ oc_use: "audit" }] : [])];
+        return res.end(JSON.stringify({ keys }));
+      }
+      if (req.url?.endsWith("/api/openapi")) return res.end(JSON.stringify({ openapi: "3.1.0" }));
+      res.end(JSON.stringify({ ok: true }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const origin = `http://127.0.0.1:${port}`;
+    const said: string[] = [];
+    await smokeCheck({ auth: origin, fleet: origin }, { say: (line: string) => said.push(line), waitMs: 0 });
+    expect(said).toHaveLength(5);
+    audit = false;
+    await expect(smokeCheck({ auth: origin, fleet: origin }, { say: () => undefined, waitMs: 0 })).rejects.toThrow(
+      `smoke check ${origin}/api/auth/jwks: no audit key in the JWKS (PUBLISHED_KEYS)`,
+    );
+    server.close();
+  });
+});

@@ -169,7 +169,7 @@ export default {
               "test/fuzz/shared/**/*.test.ts",
             ],
             exclude: ["**/*.node.test.ts"],
-            setupFiles: ["test/helpers/apply-migrations.ts"],
+            setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
           },
         },
         {
@@ -184,6 +184,7 @@ export default {
             root,
             include: ["test/verify/**/*.test.ts", "test/fuzz/verify/**/*.test.ts"],
             exclude: ["**/*.node.test.ts"],
+            setupFiles: ["test/helpers/log-scan.ts"],
           },
         },
         {
@@ -198,7 +199,7 @@ export default {
             root,
             include: ["test/fleet/**/*.test.ts", "test/fuzz/fleet/**/*.test.ts", "test/kit/**/*.test.ts"],
             exclude: ["**/*.node.test.ts"],
-            setupFiles: ["test/helpers/apply-migrations.ts"],
+            setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
           },
         },
         {

@@ -88,7 +88,8 @@ export function workerConfig(worker, { config, env, ids }) {
     name: nameIn(base.name, env),
     main: path.join(dir, base.main),
     vars: varsOf(worker, config, envConfig, origins),
-    observability: { enabled: true, head_sampling_rate: 1 },
+    // Workers Logs as the tracked config sets it (README "Logs"), on even if a fork's file drops the block.
+    observability: { enabled: true, head_sampling_rate: 1, ...base.observability },
   };
   if (base.assets) out.assets = { ...base.assets, directory: path.join(dir, base.assets.directory) };
   if (base.services) out.services = base.services.map((s) => ({ ...s, service: nameIn(s.service, env) }));

@@ -2,6 +2,8 @@
 // and cause only, answered as the table's 500 reason for that write, so an integrator can tell a failed write
 // from a bug. Constraint errors pass through untouched for the caller to name.
 import { AppError, type Reason } from "../errors";
+import { errorClass } from "../http/request-line";
+import { logEvent } from "../http/request-log";
 
 const CONSTRAINT = /constraint failed|UNIQUE|FOREIGN KEY|CHECK/i;
 
@@ -13,7 +15,7 @@ export async function asWriteFailure<T>(
     return await write();
   } catch (err) {
     if (err instanceof AppError || CONSTRAINT.test(String(err))) throw err;
-    console.error("database write failed", { reason, error: err instanceof Error ? err.name : typeof err });
+    logEvent(undefined, "database_write_failed", { reason, error: errorClass(err) }, "error");
     throw new AppError(reason);
   }
 }

@@ -4,6 +4,8 @@ import type { Context, Env, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { AppError, errorResponse, type Reason } from "../errors";
+import { errorClass } from "./request-line";
+import { noteRefusal } from "./request-log";
 
 const HTTP_EXCEPTION_REASON: Record<number, Reason> = {
   400: "bad_request",
@@ -12,14 +14,19 @@ const HTTP_EXCEPTION_REASON: Record<number, Reason> = {
 };
 
 export function renderError(err: Error, c: Context): Response {
-  if (err instanceof AppError) return errorResponse(err);
+  if (err instanceof AppError) return refuse(c, err);
   if (err instanceof HTTPException) {
     const reason = err.message.startsWith("Malformed JSON") ? "malformed_json" : HTTP_EXCEPTION_REASON[err.status];
-    if (reason) return errorResponse(new AppError(reason));
+    if (reason) return refuse(c, new AppError(reason));
   }
-  // Unexpected: log the route and error class only; bodies and headers may hold secrets.
-  console.error("unhandled error", { method: c.req.method, path: c.req.path, error: err.name, message: err.message });
-  return errorResponse(new AppError("internal_error"));
+  // Unexpected: the request's log line names its class and route, never its message (which may quote input).
+  return refuse(c, new AppError("internal_error"), errorClass(err));
+}
+
+/** The refusal's envelope, its reason noted for the request's log line (request-log.ts). */
+function refuse(c: Context, err: AppError, unexpected?: string): Response {
+  noteRefusal(c, err, unexpected);
+  return errorResponse(err);
 }
 
 /**
@@ -30,10 +37,10 @@ export function installErrorHandling<E extends Env>(app: Hono<E>): void {
   app.use(
     methodNotAllowed({
       app,
-      onMethodNotAllowed: (_c, methods) =>
-        errorResponse(new AppError("method_not_allowed", { headers: { Allow: methods.join(", ") } })),
+      onMethodNotAllowed: (c, methods) =>
+        refuse(c, new AppError("method_not_allowed", { headers: { Allow: methods.join(", ") } })),
     }),
   );
   app.onError(renderError);
-  app.notFound(() => errorResponse(new AppError("not_found")));
+  app.notFound((c) => refuse(c, new AppError("not_found")));
 }

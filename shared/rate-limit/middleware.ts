@@ -5,6 +5,8 @@
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../errors";
 import { clientIpKey } from "../http/client-ip";
+import { errorFields } from "../http/request-line";
+import { logEvent } from "../http/request-log";
 import { type Admission, LEASE_WANT, LeaseBook } from "./lease";
 import type { RateLimiter } from "./rate-limiter";
 import { limiterFor } from "./shards";
@@ -91,7 +93,7 @@ export async function takeNamed(
       // A bucket that fails closed is also durable; one that fails open lives in its object's memory (rate-limiter.ts).
       await leaseOnce(ns, book, key, rule, failClosed, round);
     } catch (err) {
-      console.error("rate limiter unavailable", { bucket: key.split("|")[0], error: String(err) });
+      logEvent(undefined, "rate_limiter_unavailable", { bucket: key.split("|")[0], ...errorFields(err) }, "error");
       if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
       return undefined;
     }

@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
+import { requestLog } from "../../../shared/http/request-log";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import type { AuthEnv } from "./env";
 import { accountRoutes } from "./routes/account";
@@ -35,6 +36,7 @@ import { webauthnRegisterRoutes } from "./routes/webauthn-register";
 
 export const app = new OpenAPIHono<AuthEnv>();
 
+app.use("*", requestLog({ worker: "auth" }));
 app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.route("/", verifyProxyRoutes);

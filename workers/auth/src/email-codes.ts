@@ -1,7 +1,7 @@
 // The steps every email-code route shares (sign-in, recovery sign-in, link, re-authentication, recovery address):
 // asking for a code (a resend on the live attempt, else a new attempt) and checking one (counted before it is
-// compared, spent once), with their answers on the wire. The routes differ only in who holds the attempt (a
-// browser's cookie or a signed-in account) and in what a right code then does.
+// compared, spent once), with their answers on the wire, for either holder of the attempt (a browser's cookie or a
+// signed-in account). The routes differ only in their limits and mails, and in what a right code then does.
 import type { Context } from "hono";
 import {
   type AccountPurpose,
@@ -17,6 +17,12 @@ import {
   STARTS_PER_HOUR,
 } from "../../../shared/auth/email-code";
 import {
+  CODE_COOKIES,
+  clearedEmailCodeCookie,
+  emailCodeCookie,
+  readEmailCodeCookie,
+} from "../../../shared/auth/email-code-cookie";
+import {
   type AttemptKey,
   consumeAttempt,
   countTry,
@@ -25,15 +31,28 @@ import {
   resendCode,
   whyRefused,
 } from "../../../shared/auth/email-code-store";
-import type { Db } from "../../../shared/db/client";
+import type { FreshnessKind } from "../../../shared/auth/freshness";
+import { type Db, orm } from "../../../shared/db/client";
+import type { SessionRow } from "../../../shared/db/sessions";
 import { AppError } from "../../../shared/errors";
 import { clientIpKey } from "../../../shared/http/client-ip";
+import { errorFields } from "../../../shared/http/request-line";
+import { logEvent } from "../../../shared/http/request-log";
 import { type Mail, mailerConfigured, sendMail } from "../../../shared/mail/mailer";
 import { takeNamed } from "../../../shared/rate-limit/middleware";
 import { HOUR } from "../../../shared/time";
 import type { AuthBindings, AuthEnv } from "./env";
+import { requireFreshSession } from "./fresh-session";
 
 const HOURLY = { capacity: STARTS_PER_HOUR, windowMs: HOUR };
+
+/** The reasons a code check answers (a wrong, expired or spent code; no EMAIL_CODE_KEY), for the routes' lists. */
+export const CODE_CHECK_ERRORS = [
+  "email_code_invalid",
+  "email_code_expired",
+  "email_code_locked",
+  "mailer_not_configured",
+] as const;
 const BROWSER_HELD: Record<CodePurpose, boolean> = {
   signin: true,
   recovery: true,
@@ -91,7 +110,7 @@ export type Ask =
  * one: a fresh random id for a browser (`opened`: hand it to the browser in its cookie), the account's fixed id
  * otherwise.
  */
-export async function askCode(
+async function askCode(
   db: Db,
   key: string,
   ask: Ask,
@@ -118,7 +137,7 @@ export async function askCode(
   return { code, attempt, opened: false };
 }
 
-export interface Check extends AttemptKey {
+interface Check extends AttemptKey {
   email: string;
   code: string;
   /** The account an account-held code must have been asked by; a browser-held code's row names its own. */
@@ -130,7 +149,7 @@ export interface Check extends AttemptKey {
  * nothing), a wrong code counted against the address too, a right one spent once. Returns the account the row was
  * asked for (a recovery sign-in's account; the asking account otherwise).
  */
-export async function checkCode(db: Db, key: string, check: Check, now: number): Promise<{ accountId: string | null }> {
+async function checkCode(db: Db, key: string, check: Check, now: number): Promise<{ accountId: string | null }> {
   const counted = await countTry(db, { ...check, now });
   if (!counted) throw refused(await whyRefused(db, { ...check, now }), now, check.purpose);
   const accountId = check.accountId ?? counted.accountId;
@@ -153,11 +172,95 @@ export async function checkCode(db: Db, key: string, check: Check, now: number):
  */
 export function mailAfterAnswer(c: Context<AuthEnv>, mail: Mail): void {
   c.executionCtx.waitUntil(
-    sendMail(c.env, mail).catch((err: unknown) => console.error("mail not sent", { error: String(err) })),
+    sendMail(c.env, mail).catch((err: unknown) => logEvent("auth", "mail_not_sent", errorFields(err), "error")),
   );
 }
 
 /** 503 before any work when no mail can go out, so the answer is the same for every address. */
 export function requireMailer(env: AuthBindings): void {
   if (!mailerConfigured(env)) throw new AppError("mailer_not_configured");
+}
+
+/**
+ * A browser-held code (sign-in, recovery sign-in) once the start's limits passed: on the attempt this browser's cookie
+ * of the purpose names, else on a new one, handed to the browser in that cookie. Returns the code to mail.
+ */
+export async function askBrowserCode(
+  c: Context<AuthEnv>,
+  key: string,
+  ask: { purpose: BrowserPurpose; email: string; accountId: string | null },
+  now: number,
+): Promise<string> {
+  const cookie = CODE_COOKIES[ask.purpose];
+  const held = readEmailCodeCookie(c.req.header("cookie"), cookie);
+  const { code, attempt, opened } = await askCode(orm(c.env.DB), key, { ...ask, cookie: held }, now);
+  if (opened) c.header("Set-Cookie", emailCodeCookie(attempt, cookie));
+  return code;
+}
+
+/**
+ * Checks a browser-held code: its attempt only from this browser's cookie of the purpose, so a stranger's wrong
+ * tries land on the stranger's own attempt. Returns the account the code was asked for (a sign-in's: none).
+ */
+export async function checkBrowserCode(
+  c: Context<AuthEnv>,
+  check: { purpose: BrowserPurpose; email: string; code: string },
+): Promise<{ accountId: string | null; db: Db; now: number }> {
+  const key = codeKey(c.env);
+  const now = Date.now();
+  const attempt = readEmailCodeCookie(c.req.header("cookie"), CODE_COOKIES[check.purpose]);
+  if (!attempt) throw refused({ kind: "not_this_browser" }, now, check.purpose);
+  const db = orm(c.env.DB);
+  const { accountId } = await checkCode(db, key, { ...check, attempt }, now);
+  return { accountId, db, now };
+}
+
+/** Clears the browser's code cookie once its code signed in: appended after the session cookie completeSignIn set. */
+export function clearBrowserCode(c: Context<AuthEnv>, purpose: BrowserPurpose): void {
+  c.header("Set-Cookie", clearedEmailCodeCookie(CODE_COOKIES[purpose]), { append: true });
+}
+
+/** What an account-held code's route holds once its session passed. */
+export interface AccountStep {
+  session: SessionRow;
+  db: Db;
+  now: number;
+}
+
+/**
+ * Starts an account-held code (link, re-authentication, recovery address) up to its mail: the signed-in session with
+ * the proofs `needs` fresh, the address's and the IP's hourly budgets, a code on the account's attempt of the
+ * purpose. `mailedAfterAnswer`: the caller mails after answering, so the mailer is checked first, for every address.
+ */
+export async function startAccountCode(
+  c: Context<AuthEnv>,
+  start: { purpose: AccountPurpose; email: string; needs: readonly FreshnessKind[]; mailedAfterAnswer?: boolean },
+): Promise<AccountStep & { code: string }> {
+  const key = codeKey(c.env);
+  if (start.mailedAfterAnswer) requireMailer(c.env);
+  const now = Date.now();
+  const { session } = await requireFreshSession(c, now, start.needs);
+  await takeHourlyStarts(c, start.email);
+  const db = orm(c.env.DB);
+  const ask = { purpose: start.purpose, email: start.email, accountId: session.accountId };
+  const { code } = await askCode(db, key, ask, now);
+  return { code, session, db, now };
+}
+
+/**
+ * Checks an account-held code, from any browser of the account (the session is the binding). The session comes
+ * first: a stale one is sent to re-authenticate before the try is counted.
+ */
+export async function checkAccountCode(
+  c: Context<AuthEnv>,
+  check: { purpose: AccountPurpose; email: string; code: string; needs: readonly FreshnessKind[] },
+): Promise<AccountStep> {
+  const key = codeKey(c.env);
+  const now = Date.now();
+  const { session } = await requireFreshSession(c, now, check.needs);
+  const db = orm(c.env.DB);
+  const { purpose, email, code } = check;
+  const attempt = accountAttempt(purpose, session.accountId);
+  await checkCode(db, key, { attempt, purpose, accountId: session.accountId, email, code }, now);
+  return { session, db, now };
 }

@@ -4,10 +4,12 @@ import { clearedSessionCookie, sessionCookie } from "../../../shared/auth/cookie
 import { type CurrentSession, resolveSession } from "../../../shared/auth/current-session";
 import { signSessionToken } from "../../../shared/auth/session-token";
 import { loadSigningKey, type PublicJwk, parsePreviousKeys, type SigningKey } from "../../../shared/crypto/signing-key";
+import type { AccountChange } from "../../../shared/db/account-events";
 import { type AccountRow, type AccountView, accountView } from "../../../shared/db/accounts";
 import { orm } from "../../../shared/db/client";
-import type { IssuedSession } from "../../../shared/db/sessions";
+import type { IssuedSession, SessionRow } from "../../../shared/db/sessions";
 import { AppError } from "../../../shared/errors";
+import { noteCaller } from "../../../shared/http/request-log";
 import { epochSeconds } from "../../../shared/time";
 import type { AuthBindings, AuthEnv } from "./env";
 
@@ -27,17 +29,25 @@ export async function verificationKeys(env: AuthBindings): Promise<PublicJwk[]> 
 }
 
 export async function currentSession(c: Context<AuthEnv>, now: number): Promise<CurrentSession | undefined> {
-  return resolveSession(orm(c.env.DB), c.req.header("cookie"), {
+  const current = await resolveSession(orm(c.env.DB), c.req.header("cookie"), {
     keys: await verificationKeys(c.env),
     issuer: c.env.AUTH_ORIGIN,
     now,
   });
+  // Every session the auth host reads comes through here: the request's log line names its caller from this.
+  if (current) noteCaller(c, "session");
+  return current;
 }
 
 export async function requireSession(c: Context<AuthEnv>, now: number): Promise<CurrentSession> {
   const session = await currentSession(c, now);
   if (!session) throw new AppError("not_authenticated");
   return session;
+}
+
+/** A change the session makes to its account at `now` (what the account log's line names). */
+export function changeBy(session: SessionRow, now: number): AccountChange {
+  return { accountId: session.accountId, sessionId: session.id, now };
 }
 
 /** The did_oc of the accounts merged into this one (auth-core's `merged_from`). */

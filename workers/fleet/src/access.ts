@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import { type Db, orm } from "../../../shared/db/client";
 import { members, projects } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
+import { noteProject } from "../../../shared/http/request-log";
 import { requireCaller } from "./caller";
 import type { Caller, FleetEnv } from "./env";
 import { takeProjectToken } from "./limits";
@@ -86,6 +87,7 @@ export async function projectAccess(
     project = row?.project;
   }
   if (!role || !project) throw new AppError("not_found");
+  noteProject(c, projectId);
   await takeProjectToken(c, projectId, caller);
   return { caller, project, role, actor: actorOf(caller), db };
 }

@@ -6,11 +6,13 @@ import { d1Sessions } from "../../../shared/db/read-replicas";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
+import { requestLog } from "../../../shared/http/request-log";
 import { sameOrigin } from "../../../shared/http/same-origin";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import { hasBearer, identifyCaller } from "./caller";
 import { hasCredential } from "./credential";
 import type { FleetEnv } from "./env";
+import { loggedCaller } from "./log-caller";
 import { confirmRefusedAccess } from "./registry/intake";
 import { adminLogRoutes } from "./routes/admin-log";
 import { agentRoutes } from "./routes/agent-envelopes";
@@ -38,6 +40,7 @@ import { dispatchAfterWrite } from "./webhooks/after-write";
 
 export const app = new OpenAPIHono<FleetEnv>();
 
+app.use("*", requestLog<FleetEnv>({ worker: "fleet", caller: loggedCaller }));
 app.use("*", securityHeaders());
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));

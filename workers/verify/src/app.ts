@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
+import { requestLog } from "../../../shared/http/request-log";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import type { VerifyEnv } from "./env";
 import { checkRoutes } from "./routes/check";
@@ -11,6 +12,7 @@ import { verifyRoutes } from "./routes/verify";
 
 export const app = new OpenAPIHono<VerifyEnv>();
 
+app.use("*", requestLog({ worker: "verify" }));
 app.use("*", securityHeaders());
 app.use("*", limitBody());
 for (const group of [verifyRoutes, checkRoutes, discoverRoutes]) app.route("/", group);

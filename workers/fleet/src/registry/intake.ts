@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { type Db, orm } from "../../../../shared/db/client";
 import { AppError, errorResponse, type Reason } from "../../../../shared/errors";
 import { rawMember } from "../../../../shared/http/raw-json";
+import { noteRefusal } from "../../../../shared/http/request-log";
 import { atLeast } from "../access";
 import { forgetToken, requireCaller } from "../caller";
 import type { FleetEnv } from "../env";
@@ -94,7 +95,9 @@ export const confirmRefusedAccess: MiddlewareHandler<FleetEnv> = async (c, next)
   const failing = await firstFailing(orm(c.env.DB), access);
   if (!failing) return;
   failing.onFail?.();
-  c.res = errorResponse(new AppError(failing.reason, failing.detail ? { detail: failing.detail } : {}));
+  const refusal = new AppError(failing.reason, failing.detail ? { detail: failing.detail } : {});
+  noteRefusal(c, refusal);
+  c.res = errorResponse(refusal);
 };
 
 /** Turns a library refusal into the spec's error envelope; the OC code, when any, leads the detail. */

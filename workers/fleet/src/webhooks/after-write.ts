@@ -4,6 +4,8 @@
 // registrations costs about two sweeps, not N concurrent sweeps over the same outbox rows (measured: bench/).
 import type { MiddlewareHandler } from "hono";
 import { withPrimary } from "../../../../shared/db/read-replicas";
+import { errorFields } from "../../../../shared/http/request-line";
+import { logEvent } from "../../../../shared/http/request-log";
 import type { FleetBindings, FleetEnv } from "../env";
 import { dispatch } from "./dispatch";
 
@@ -50,7 +52,7 @@ export const dispatchAfterWrite: MiddlewareHandler<FleetEnv> = async (c, next) =
     // requests wrote after this one, which a replica as new as this request's writes need not hold yet (issue 26).
     c.executionCtx.waitUntil(
       coalescedDispatch(withPrimary(c.env)).catch((err: unknown) =>
-        console.error("webhook dispatch failed", { error: String(err) }),
+        logEvent("fleet", "webhook_dispatch_failed", errorFields(err), "error"),
       ),
     );
   }

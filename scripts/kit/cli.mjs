@@ -5,6 +5,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadKit } from "./load.mjs";
+import { restoreMain } from "./restore.mjs";
+import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
 
 export const USAGE = `oc — OrangeCheck-compatible envelope kit
 
@@ -30,6 +32,9 @@ export const USAGE = `oc — OrangeCheck-compatible envelope kit
   oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
                    [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
                    (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
+  oc restore <bundle.csv> --leaves <file> --checkpoint <note file> --fleet <origin> --name <name> --owner <address>
+                   [--jwks …] [--out <file.sql>] [--apply (--local | --remote) [--db oc-db] …]
+                   (rebuilds a project's registry in an empty database: see oc restore --help, docs/recovery.md)
 
 Envelope commands print the envelope JSON on stdout. Add --register (or use oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)
@@ -90,8 +95,6 @@ const OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
   out: { type: "string" },
 };
-
-class UsageError extends Error {}
 
 const need = (values, name) => {
   const value = values[name];
@@ -234,34 +237,6 @@ async function register(kit, envelope, values, io) {
   return 0;
 }
 
-async function readJwks(source) {
-  if (/^https?:\/\//.test(source)) {
-    const res = await fetch(source);
-    if (!res.ok) throw new UsageError(`GET ${source} → ${res.status}`);
-    return res.json();
-  }
-  return JSON.parse(readFileSync(source, "utf8"));
-}
-
-/**
- * The fleet whose log the checkpoints must be, as the person names it: never a default and never read from the
- * checkpoint itself, or any log signed by the audit key could stand in for this project's (issue 26).
- */
-function trustedFleetHost(values) {
-  const fleet = values.fleet ?? process.env.OC_FLEET;
-  if (!fleet) throw new UsageError("--checkpoint needs --fleet <origin> (or $OC_FLEET): the fleet whose log it is");
-  let url;
-  try {
-    url = new URL(fleet);
-  } catch {
-    throw new UsageError(`--fleet ${fleet} is not an origin such as https://fleet.example.com`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UsageError(`--fleet ${fleet} is not an http(s) origin`);
-  }
-  return url.host;
-}
-
 /** "fetch failed" says nothing: name the host that could not be reached and what to do. */
 function networkHint(err, command, values) {
   const code = err?.cause?.code;
@@ -272,6 +247,8 @@ function networkHint(err, command, values) {
 
 /** Runs one command; returns the exit code. `io` collects output (tests), default stdout/stderr. */
 export async function main(argv, io = { out: (s) => console.log(s), err: (s) => console.error(s) }) {
+  // Its own flags and help (an operator's command, not an envelope's): scripts/kit/restore.mjs.
+  if (argv[0] === "restore") return restoreMain(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });

@@ -32,6 +32,7 @@ const OC_COMMANDS = [
   "abandon",
   "register",
   "bundle",
+  "restore",
 ];
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {

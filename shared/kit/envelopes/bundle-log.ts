@@ -25,13 +25,20 @@ export type LogCheckFailure =
 
 export type LogCheck = { ok: true; checkpoints: Checkpoint[] } | { ok: false; reason: LogCheckFailure; detail: string };
 
-/** The envelopes' bytes by id, exactly as a CSV bundle carries them. */
-function csvBodies(bundle: string): Map<string, string> {
-  const bodies = new Map<string, string>();
-  for (const m of bundle.matchAll(/^[a-z]+,([0-9a-f]{64}),"((?:[^"]|"")*)"\r\n/gm)) {
-    bodies.set(m[1] as string, (m[2] as string).replaceAll('""', '"'));
+/** One envelope of a bundle: its kind, its id and its bytes exactly as stored. */
+export interface BundleEntry {
+  kind: string;
+  id: string;
+  body: string;
+}
+
+/** The envelopes of a CSV bundle, in its order, their bytes exactly as it carries them. */
+function csvEntries(bundle: string): BundleEntry[] {
+  const entries: BundleEntry[] = [];
+  for (const m of bundle.matchAll(/^([a-z]+),([0-9a-f]{64}),"((?:[^"]|"")*)"\r\n/gm)) {
+    entries.push({ kind: m[1] as string, id: m[2] as string, body: (m[3] as string).replaceAll('""', '"') });
   }
-  return bodies;
+  return entries;
 }
 
 /** Where the JSON value starting at `start` (leading whitespace allowed) ends, or -1. */
@@ -54,23 +61,31 @@ function jsonValueEnd(text: string, start: number): number {
 }
 
 /**
- * The envelopes' bytes by id, exactly as a JSON bundle carries them: each row is
+ * The envelopes of a JSON bundle, their bytes exactly as it carries them: each row is
  * `{"kind":…,"id":"…","envelope":<the stored bytes>}`, so the bytes run from after `"envelope":` to the row's own
  * closing brace (whitespace the stored envelope began or ended with included).
  */
-function jsonBodies(bundle: string): Map<string, string> {
-  const bodies = new Map<string, string>();
-  const row = /\{"kind":"[a-z-]+","id":"([0-9a-f]{64})","envelope":/g;
+function jsonEntries(bundle: string): BundleEntry[] {
+  const entries: BundleEntry[] = [];
+  const row = /\{"kind":"([a-z-]+)","id":"([0-9a-f]{64})","envelope":/g;
   // Row by row: the next search starts after this row's envelope, so nothing inside one is taken for a row.
   for (let m = row.exec(bundle); m; m = row.exec(bundle)) {
     const start = m.index + m[0].length;
     let end = jsonValueEnd(bundle, start);
     if (end < 0) break;
     while (/\s/.test(bundle[end] ?? "")) end++;
-    if (bundle[end] === "}") bodies.set(m[1] as string, bundle.slice(start, end));
+    if (bundle[end] === "}") entries.push({ kind: m[1] as string, id: m[2] as string, body: bundle.slice(start, end) });
     row.lastIndex = end;
   }
-  return bodies;
+  return entries;
+}
+
+/**
+ * The envelopes of a CSV or JSON bundle in the bundle's order (the export's grouping by kind), each with its bytes
+ * exactly as stored. Read it once verifyBundle has accepted the bundle, whose digest covers every byte read here.
+ */
+export function bundleEntries(bundle: string, format: "csv" | "json"): BundleEntry[] {
+  return format === "csv" ? csvEntries(bundle) : jsonEntries(bundle);
 }
 
 /** The JWKS's Ed25519 keys marked for audit: session keys share the JWKS and must not sign a checkpoint. */
@@ -106,7 +121,7 @@ export function checkBundleLog(input: {
   if (input.format === "ndjson") {
     return { ok: false, reason: "format_unsupported", detail: "check the log against the CSV or JSON export" };
   }
-  const bodies = input.format === "csv" ? csvBodies(input.bundle) : jsonBodies(input.bundle);
+  const bodies = new Map(bundleEntries(input.bundle, input.format).map((e) => [e.id, e.body]));
   const audit = auditKeys(input.jwks);
   const origin = `${input.fleetHost}/log/${input.projectId}`;
   const checked: Checkpoint[] = [];

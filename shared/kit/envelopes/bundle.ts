@@ -5,8 +5,7 @@
 import { base64urlnopad } from "@scure/base";
 import { type AuditFormat, type Manifest, manifestBytes, splitBundle } from "../../audit/bundle-format";
 import { sha256Hex } from "../../crypto/digest";
-import * as agent from "../../envelopes/agent";
-import * as pledgeLib from "../../envelopes/pledge";
+import { parseStored } from "../../envelopes/parse-stored";
 
 export type BundleFailure =
   | "not_a_bundle" // no signed manifest of the format found
@@ -58,47 +57,11 @@ function rows(format: AuditFormat, body: string): Row[] {
     .map((line) => JSON.parse(line) as Row);
 }
 
-type Parsed = { ok: true; id: string } | { ok: false; detail?: string };
-
 async function checkEnvelope(row: Row): Promise<string | undefined> {
-  const e = row.envelope as Record<string, unknown> | null;
-  const signerAddress = String((e?.signer as { address?: unknown } | undefined)?.address);
-  let parsed: Parsed;
-  let signature: () => { ok: boolean; detail?: string };
-  switch (row.kind) {
-    case "delegation":
-    case "subdelegation":
-    case "action":
-    case "revocation": {
-      const result =
-        row.kind === "delegation" && agent.isFederationPrincipal(e)
-          ? await agent.parseFederationDelegation(e)
-          : row.kind === "revocation" && signerAddress.startsWith("federation:")
-            ? await agent.parseFederationRevocation(e)
-            : await agent.parseAgentEnvelope(row.kind, e);
-      parsed = result;
-      signature = () => (result.ok ? agent.verifyEnvelopeSignatures(result) : { ok: false });
-      break;
-    }
-    case "pledge":
-    case "outcome":
-    case "abandonment": {
-      const result =
-        row.kind === "pledge"
-          ? await pledgeLib.parsePledgeEnvelope(e)
-          : row.kind === "outcome"
-            ? await pledgeLib.parseOutcomeEnvelope(e)
-            : await pledgeLib.parseAbandonmentEnvelope(e);
-      parsed = result;
-      signature = () => (result.ok ? pledgeLib.verifyPledgeSignature(result) : { ok: false });
-      break;
-    }
-    default:
-      return `unknown kind ${row.kind}`;
-  }
-  if (!parsed.ok) return parsed.detail ?? "does not parse";
-  if (parsed.id !== row.id) return `the envelope hashes to ${parsed.id}`;
-  const sig = signature();
+  const read = await parseStored(row.kind, row.envelope);
+  if (!read.ok) return read.detail;
+  if (read.parsed.id !== row.id) return `the envelope hashes to ${read.parsed.id}`;
+  const sig = read.verifySignature();
   return sig.ok ? undefined : (sig.detail ?? "signature does not verify");
 }
 

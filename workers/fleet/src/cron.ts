@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { type Db, orm } from "../../../shared/db/client";
 import { envelopes } from "../../../shared/db/schema";
 import { expiredUnresolvedOutcome, isExpiryDue, type PledgeEnvelope } from "../../../shared/envelopes/pledge";
+import { storedFields } from "../../../shared/envelopes/stored-fields";
 import { AppError } from "../../../shared/errors";
 import { forgetOldProcessorEvents } from "./billing/ledger";
 import type { FleetBindings } from "./env";
@@ -41,16 +42,7 @@ async function expirePledges(db: Db, now: number): Promise<number> {
     try {
       await register(
         db,
-        {
-          projectId: row.projectId,
-          id: outcome.id,
-          kind: "outcome",
-          body: outcome.canonicalJson,
-          pledgeId: pledge.id,
-          outcome: "expired_unresolved",
-          signerAddress: "deterministic",
-          signedAt: outcome.envelope.resolved_at,
-        },
+        { projectId: row.projectId, id: outcome.id, body: outcome.canonicalJson, ...storedFields(outcome) },
         {
           conditions: [envelopeIn(row.projectId, pledge.id, ["pledge"], "pending", "pledge_not_pending")],
           also: pledgeMovesTo(db, row.projectId, pledge.id, "expired_unresolved"),

@@ -4,12 +4,12 @@
 import type { Db } from "../../../../shared/db/client";
 import {
   FEDERATION_PREFIX,
-  flatFields,
   type GrantStatus,
   type ParsedGrant,
   parseAgentEnvelope,
   parseFederationDelegation,
 } from "../../../../shared/envelopes/agent";
+import { storedFields } from "../../../../shared/envelopes/stored-fields";
 import { AppError, type Reason } from "../../../../shared/errors";
 import type { Condition } from "./conditions";
 import { stillIn, storedEnvelope } from "./parents";
@@ -51,21 +51,7 @@ export async function loadGrant(
   return { row, grant: await parsedGrant(row), status, conditions: stillIn(row, reasons.inactive) };
 }
 
-/** The row a delegation or sub-delegation is stored as, `depth` below its root. */
+/** The row a delegation or sub-delegation is stored as, `depth` below its root (the columns: stored-fields.ts). */
 export function grantRow(projectId: string, raw: string, parsed: ParsedGrant, depth: number) {
-  const flat = flatFields(parsed);
-  return {
-    projectId,
-    id: parsed.id,
-    kind: parsed.kind,
-    body: raw,
-    status: "active",
-    principalAddress: flat.principal_address,
-    agentAddress: flat.agent_address,
-    parentId: "parent_id" in flat ? flat.parent_id : null,
-    scopes: JSON.stringify(flat.scopes),
-    issuedAt: flat.issued_at,
-    expiresAt: flat.expires_at,
-    depth,
-  };
+  return { projectId, id: parsed.id, body: raw, ...storedFields(parsed, { depth }) };
 }

@@ -7,11 +7,11 @@ import {
   checkDelegationSession,
   checkSubdelegation,
   FEDERATION_PREFIX,
-  flatFields,
   parseAgentEnvelope,
   parseFederationDelegation,
   verifyEnvelopeSignatures,
 } from "../../../../shared/envelopes/agent";
+import { storedFields } from "../../../../shared/envelopes/stored-fields";
 import { AppError, type Reason } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
@@ -163,25 +163,11 @@ agentRoutes.openapi(
     });
     mustHold(checkAction(parsed, delegation.grant, { status: delegation.status, now: Date.now() }));
     mustHold(verifyEnvelopeSignatures(parsed));
-    const a = flatFields(parsed);
     // The flat form has no bytes of its own: it is stored as the envelope's canonical JSON.
     const raw = flat ? parsed.canonicalJson : received;
     const row = await register(
       db,
-      {
-        projectId: input.project_id,
-        id: parsed.id,
-        kind: "action",
-        body: raw,
-        agentAddress: a.agent_address,
-        signerAddress: a.agent_address,
-        delegationId: a.delegation_id,
-        scopeExercised: a.scope_exercised,
-        contentHash: a.content_hash,
-        contentLength: a.content_length,
-        contentMime: a.content_mime,
-        signedAt: a.signed_at,
-      },
+      { projectId: input.project_id, id: parsed.id, body: raw, ...storedFields(parsed) },
       { conditions: [...conditions, ...delegation.conditions] },
     );
     return c.json({ ok: true as const, action: envelopeView(row) }, 201);

@@ -7,7 +7,6 @@ import type { Db } from "../../../../shared/db/client";
 import {
   checkAbandonment,
   checkOutcome,
-  flatFields,
   type ParsedAbandonment,
   type ParsedOutcome,
   type PledgeEnvelope,
@@ -17,6 +16,7 @@ import {
   type RuleCheck,
   verifyPledgeSignature,
 } from "../../../../shared/envelopes/pledge";
+import { storedFields } from "../../../../shared/envelopes/stored-fields";
 import { AppError, type Reason } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
@@ -25,7 +25,7 @@ import { routeLimit } from "../limits";
 import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
 import { stillIn, storedEnvelope } from "../registry/parents";
 import { pledgeMovesTo } from "../registry/pledge-state";
-import { type NewEnvelope, register } from "../registry/store";
+import { register } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { PledgeId } from "./pledges";
 
@@ -50,7 +50,6 @@ async function resolvePledge<P extends ParsedOutcome | ParsedAbandonment>(
   steps: {
     parse: (json: unknown) => Promise<P | { ok: false; reason: Reason; detail: string }>;
     check: (parsed: P, pledge: PledgeEnvelope, status: PledgeStatus, now: number) => RuleCheck;
-    row: (parsed: P) => Omit<NewEnvelope, "projectId" | "body" | "id">;
   },
 ) {
   const input = (c.req.valid as (t: "json") => { project_id: string; envelope: Record<string, unknown> })("json");
@@ -64,7 +63,7 @@ async function resolvePledge<P extends ParsedOutcome | ParsedAbandonment>(
   if (!next.ok) refuse(next);
   return register(
     db,
-    { ...steps.row(parsed), projectId: input.project_id, id: parsed.id, body: raw, pledgeId },
+    { projectId: input.project_id, id: parsed.id, body: raw, ...storedFields(parsed) },
     {
       conditions: [...conditions, ...stillIn(cited.row, "pledge_not_pending")],
       also: pledgeMovesTo(db, input.project_id, pledgeId, next.status),
@@ -101,10 +100,6 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
       const row = await resolvePledge(c, inPath, {
         parse: parseOutcomeEnvelope,
         check: checkOutcome,
-        row: (parsed) => {
-          const o = flatFields(parsed);
-          return { kind: "outcome", outcome: o.outcome, signerAddress: o.resolved_by, signedAt: o.resolved_at };
-        },
       });
       return c.json({ ok: true as const, outcome: envelopeView(row) }, 201);
     },
@@ -134,10 +129,6 @@ for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as 
       const row = await resolvePledge(c, inPath, {
         parse: parseAbandonmentEnvelope,
         check: checkAbandonment,
-        row: (parsed) => {
-          const a = flatFields(parsed);
-          return { kind: "abandonment", signerAddress: a.signer_address, reason: a.reason, signedAt: a.abandoned_at };
-        },
       });
       return c.json({ ok: true as const, abandonment: envelopeView(row) }, 201);
     },

@@ -4,12 +4,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { type Db, orm } from "../../../../shared/db/client";
 import { envelopes } from "../../../../shared/db/schema";
-import {
-  checkPledgeDelegation,
-  flatFields,
-  parsePledgeEnvelope,
-  verifyPledgeSignature,
-} from "../../../../shared/envelopes/pledge";
+import { checkPledgeDelegation, parsePledgeEnvelope, verifyPledgeSignature } from "../../../../shared/envelopes/pledge";
+import { storedFields } from "../../../../shared/envelopes/stored-fields";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
@@ -64,21 +60,9 @@ pledgeRoutes.openapi(
         }),
       );
     }
-    const p = flatFields(parsed);
     const row = await register(
       db,
-      {
-        projectId: input.project_id,
-        id: parsed.id,
-        kind: "pledge",
-        body: raw,
-        status: "pending",
-        swearer: p.swearer,
-        agentAddress: p.agent_address,
-        delegationId: p.via_delegation,
-        issuedAt: p.sworn_at,
-        expiresAt: p.expires_at,
-      },
+      { projectId: input.project_id, id: parsed.id, body: raw, ...storedFields(parsed) },
       { conditions },
     );
     return c.json({ ok: true as const, pledge: envelopeView(row) }, 201);

@@ -8,11 +8,11 @@ import { envelopes } from "../../../../shared/db/schema";
 import {
   checkRevocation,
   FEDERATION_PREFIX,
-  flatFields,
   parseAgentEnvelope,
   parseFederationRevocation,
   verifyEnvelopeSignatures,
 } from "../../../../shared/envelopes/agent";
+import { storedFields } from "../../../../shared/envelopes/stored-fields";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
@@ -83,19 +83,9 @@ revocationRoutes.openapi(
     });
     mustHold(checkRevocation(parsed, target.grant, { targetStatus: target.status, sessionAddress }));
     mustHold(verifyEnvelopeSignatures(parsed));
-    const r = flatFields(parsed);
     const row = await register(
       db,
-      {
-        projectId: input.project_id,
-        id: parsed.id,
-        kind: "revocation",
-        body: raw,
-        signerAddress: r.signer_address,
-        delegationId: r.delegation_id,
-        reason: r.reason,
-        signedAt: r.signed_at,
-      },
+      { projectId: input.project_id, id: parsed.id, body: raw, ...storedFields(parsed) },
       { conditions: [...conditions, ...target.conditions], also: revokeTree(db, input.project_id, target.grant.id) },
     );
     return c.json({ ok: true as const, revocation: envelopeView(row) }, 201);

@@ -1,0 +1,35 @@
+// What `oc bundle verify` and `oc restore` are told rather than read: the JWKS that vouches for a bundle and the
+// fleet whose log a checkpoint must be. Shared by both commands, with the usage error they raise.
+import { readFileSync } from "node:fs";
+
+/** A mistake in the command line: answered with one line and exit 2. */
+export class UsageError extends Error {}
+
+/** The auth host's JWKS, from its URL or a file. */
+export async function readJwks(source) {
+  if (/^https?:\/\//.test(source)) {
+    const res = await fetch(source);
+    if (!res.ok) throw new UsageError(`GET ${source} → ${res.status}`);
+    return res.json();
+  }
+  return JSON.parse(readFileSync(source, "utf8"));
+}
+
+/**
+ * The fleet whose log the checkpoints must be, as the person names it: never a default and never read from the
+ * checkpoint itself, or any log signed by the audit key could stand in for this project's (issue 26).
+ */
+export function trustedFleetHost(values) {
+  const fleet = values.fleet ?? process.env.OC_FLEET;
+  if (!fleet) throw new UsageError("--checkpoint needs --fleet <origin> (or $OC_FLEET): the fleet whose log it is");
+  let url;
+  try {
+    url = new URL(fleet);
+  } catch {
+    throw new UsageError(`--fleet ${fleet} is not an origin such as https://fleet.example.com`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new UsageError(`--fleet ${fleet} is not an http(s) origin`);
+  }
+  return url.host;
+}

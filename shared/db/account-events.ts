@@ -24,6 +24,13 @@ export type AccountEventType = (typeof ACCOUNT_EVENTS)[number];
 export const isAccountEventType = (value: string): value is AccountEventType =>
   (ACCOUNT_EVENTS as readonly string[]).includes(value);
 
+/** A change made to an account by one of its sessions, at `now`: what the change's log line names. */
+export interface AccountChange {
+  accountId: string;
+  sessionId: string;
+  now: number;
+}
+
 export interface AccountEventInput {
   accountId: string;
   eventType: AccountEventType;

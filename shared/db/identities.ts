@@ -4,7 +4,7 @@
 // way in, and a change never lands without its line.
 import { and, asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../errors";
-import { accountEventIfChanged } from "./account-events";
+import { type AccountChange, accountEventIfChanged } from "./account-events";
 import type { Db } from "./client";
 import { accountIdentities, accounts } from "./schema";
 
@@ -33,17 +33,11 @@ async function holder(db: Db, identity: Identity): Promise<string | undefined> {
   return row?.accountId;
 }
 
-interface Change {
-  accountId: string;
-  sessionId: string;
-  now: number;
-}
-
 /**
  * Links a proven identity to the account. Refused when it is already here (`identity_already_linked`) or on another
  * account (`identity_on_other_account`: the two may be merged, never silently moved).
  */
-export async function linkIdentity(db: Db, identity: Identity, change: Change): Promise<void> {
+export async function linkIdentity(db: Db, identity: Identity, change: AccountChange): Promise<void> {
   const [inserted] = await db.batch([
     db
       .insert(accountIdentities)
@@ -64,7 +58,7 @@ export async function linkIdentity(db: Db, identity: Identity, change: Change): 
  * Unlinks an identity, in one conditional DELETE: never the account's last identity (`last_identity`) and never its
  * primary Bitcoin address (`identity_is_primary`: primary_btc changes only by an explicit choice).
  */
-export async function unlinkIdentity(db: Db, identity: Identity, change: Change): Promise<void> {
+export async function unlinkIdentity(db: Db, identity: Identity, change: AccountChange): Promise<void> {
   const { accountId } = change;
   const others = sql`(select count(*) from ${accountIdentities} where ${accountIdentities.accountId} = ${accountId}) > 1`;
   const notPrimary = sql`not (${identity.kind} = 'btc' and ${identity.value} = coalesce((select ${accounts.primaryBtc} from ${accounts} where ${accounts.id} = ${accountId}), ''))`;
@@ -94,7 +88,7 @@ export async function unlinkIdentity(db: Db, identity: Identity, change: Change)
  * Sets primary_btc to one of the account's linked Bitcoin addresses, or to none: only ever by this explicit choice
  * (what the fleet sees as the caller's address). One conditional UPDATE.
  */
-export async function choosePrimaryBtc(db: Db, address: string | null, change: Change): Promise<void> {
+export async function choosePrimaryBtc(db: Db, address: string | null, change: AccountChange): Promise<void> {
   const { accountId, now } = change;
   const linked =
     address === null

@@ -4,7 +4,7 @@
 // address that was replaced, and a refused change logs nothing.
 import { and, eq, isNull, ne, notExists, sql } from "drizzle-orm";
 import { AppError } from "../errors";
-import { accountEventIfChanged } from "./account-events";
+import { type AccountChange, accountEventIfChanged } from "./account-events";
 import type { AccountRow } from "./accounts";
 import type { Db } from "./client";
 import { accounts } from "./schema";
@@ -12,12 +12,6 @@ import { accounts } from "./schema";
 export interface RecoveryAddress {
   email: string;
   setAt: number;
-}
-
-interface Change {
-  accountId: string;
-  sessionId: string;
-  now: number;
 }
 
 /** A compare-and-set lost to a concurrent change of the same account is tried again this many times. */
@@ -57,7 +51,11 @@ async function heldElsewhere(db: Db, email: string, accountId: string): Promise<
  * Makes `email` (just proven by a code) the account's recovery address; returns the address it replaced, or null.
  * `recovery_address_taken` when it recovers another account: its owner has just proven it, so this tells nobody else.
  */
-export async function setRecoveryAddress(db: Db, email: string, change: Change): Promise<{ previous: string | null }> {
+export async function setRecoveryAddress(
+  db: Db,
+  email: string,
+  change: AccountChange,
+): Promise<{ previous: string | null }> {
   const { accountId, now } = change;
   const free = notExists(
     db
@@ -89,7 +87,7 @@ export async function setRecoveryAddress(db: Db, email: string, change: Change):
 }
 
 /** Removes the account's recovery address; returns it (to be told). `recovery_not_set` when there is none. */
-export async function removeRecoveryAddress(db: Db, change: Change): Promise<{ previous: string }> {
+export async function removeRecoveryAddress(db: Db, change: AccountChange): Promise<{ previous: string }> {
   const { accountId, now } = change;
   for (let i = 0; i < CAS_TRIES; i++) {
     const previous = (await recoveryAddressOf(db, accountId))?.email;

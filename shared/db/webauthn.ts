@@ -5,14 +5,14 @@ import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { NewKey, StoredKey } from "../auth/webauthn/ceremony";
 import { CHALLENGE_TTL_MS, knownTransports } from "../auth/webauthn/config";
 import { AppError } from "../errors";
-import { accountEvent, accountEventIfChanged } from "./account-events";
+import { type AccountChange, accountEvent, accountEventIfChanged } from "./account-events";
 import type { Db } from "./client";
 import { webauthnChallenges, webauthnCredentials } from "./schema";
 
 export type KeyRow = typeof webauthnCredentials.$inferSelect;
 export type ChallengePurpose = "register" | "signin" | "stepup";
 
-interface ChallengeInput {
+export interface ChallengeInput {
   challenge: string;
   purpose: ChallengePurpose;
   /** The account and session row a registration or step-up is for; null for a passkey sign-in. */
@@ -72,14 +72,8 @@ export function storedKey(row: KeyRow): StoredKey {
   return { id: row.id, publicKey: row.publicKey, counter: row.counter, transports: knownTransports(names) };
 }
 
-interface Change {
-  accountId: string;
-  sessionId: string;
-  now: number;
-}
-
 /** Registers a verified key with its log line; a credential id already stored (here or anywhere) is refused. */
-export async function addKey(db: Db, key: NewKey, name: string, change: Change): Promise<KeyRow> {
+export async function addKey(db: Db, key: NewKey, name: string, change: AccountChange): Promise<KeyRow> {
   const { accountId, sessionId, now } = change;
   try {
     const [rows] = await db.batch([
@@ -118,7 +112,7 @@ export async function addKey(db: Db, key: NewKey, name: string, change: Change):
 }
 
 /** Renames one of the account's keys; undefined when the account has no such key. */
-export async function renameKey(db: Db, id: string, name: string, change: Change): Promise<KeyRow | undefined> {
+export async function renameKey(db: Db, id: string, name: string, change: AccountChange): Promise<KeyRow | undefined> {
   const k = webauthnCredentials;
   const [rows] = await db.batch([
     db
@@ -132,7 +126,7 @@ export async function renameKey(db: Db, id: string, name: string, change: Change
 }
 
 /** Deletes one of the account's keys; undefined when the account has no such key. */
-export async function revokeKey(db: Db, id: string, change: Change): Promise<KeyRow | undefined> {
+export async function revokeKey(db: Db, id: string, change: AccountChange): Promise<KeyRow | undefined> {
   const k = webauthnCredentials;
   const [rows] = await db.batch([
     db

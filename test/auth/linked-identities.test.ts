@@ -37,14 +37,7 @@ describe("linking Bitcoin addresses", () => {
     // Linking changes nothing about primary_btc: only the first address is primary.
     expect(linked.map((i) => i.primary)).toEqual([true, false, false, false]);
     for (const wallet of others) {
-      const elsewhere = new Browser();
-      const { message, nonce } = await elsewhere.challenge(wallet.address);
-      const res = await elsewhere.post("/api/auth/signin", {
-        address: wallet.address,
-        message,
-        signature: wallet.sign(message),
-        nonce,
-      });
+      const res = await new Browser().signIn(wallet);
       const signedIn = ((await res.json()) as { account: AccountBody }).account;
       expect(signedIn.did_oc).toBe(account.did_oc);
       expect(signedIn.primary_btc).toBe(account.primary_btc);
@@ -62,14 +55,7 @@ describe("linking Bitcoin addresses", () => {
 
   it("a challenge of another purpose does not link (a sign-in challenge signed by a phished wallet)", async () => {
     const { browser } = await signedInBrowser();
-    const wallet = newWallet();
-    const { message, nonce } = await browser.challenge(wallet.address);
-    const res = await browser.post("/api/auth/identities/btc", {
-      address: wallet.address,
-      message,
-      signature: wallet.sign(message),
-      nonce,
-    });
+    const res = await browser.post("/api/auth/identities/btc", await proof(browser, newWallet(), "login"));
     expect(await reasonOf(res)).toBe("challenge_purpose_mismatch");
   });
 

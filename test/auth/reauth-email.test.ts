@@ -10,21 +10,13 @@ import {
   mailsAfter,
   mailsTo,
   nextCode,
+  signedInByEmail,
   staleSudo,
   wrongCode,
 } from "../helpers/email-code";
 import { accountRow, decodePart } from "../helpers/tokens";
 
 type Answer = { status: number; body: { ok: boolean; reason?: string; detail?: string; account?: { did_oc: string } } };
-
-/** A browser signed in by an email code (so the account holds that address), and the account's did. */
-async function signedInByEmail(email: string): Promise<{ browser: EmailBrowser; did: string }> {
-  const browser = new EmailBrowser();
-  await browser.start(email);
-  const res = await browser.verify(email, await lastCode(email));
-  expect(res.status).toBe(200);
-  return { browser, did: res.body.account.did_oc };
-}
 
 async function call(browser: EmailBrowser, step: "start" | "verify", body: unknown): Promise<Answer> {
   const res = await browser.post(`/api/auth/reauth/email/${step}`, body);

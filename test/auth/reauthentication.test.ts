@@ -15,6 +15,7 @@ import {
   signedInBrowser,
 } from "../helpers/account-security";
 import { type AccountBody, Browser } from "../helpers/browser";
+import { staleSudo } from "../helpers/email-code";
 import { ProviderBrowser } from "../helpers/provider-browser";
 import { newWallet } from "../helpers/wallet";
 
@@ -49,13 +50,7 @@ describe("re-authentication with a Bitcoin address", () => {
     const stranger = newWallet();
     const other = await browser.post("/api/auth/reauth/btc", await proof(browser, stranger, "reauth"));
     expect(await reasonOf(other)).toBe("identity_not_linked");
-    const { message, nonce } = await browser.challenge(stranger.address);
-    const wrongPurpose = await browser.post("/api/auth/reauth/btc", {
-      address: stranger.address,
-      message,
-      signature: stranger.sign(message),
-      nonce,
-    });
+    const wrongPurpose = await browser.post("/api/auth/reauth/btc", await proof(browser, stranger, "login"));
     expect(await reasonOf(wrongPurpose)).toBe("challenge_purpose_mismatch");
     const anonymous = await new Browser().post("/api/auth/reauth/btc", await proof(browser, stranger, "reauth"));
     expect(await reasonOf(anonymous)).toBe("not_authenticated");
@@ -69,11 +64,7 @@ describe("a cookie stolen from a roster", () => {
     const b = await signedInBrowser("p2tr", victim);
     // Both sign-ins are over ten minutes old when the cookie is taken.
     await makeStale(victim);
-    await env.DB.prepare(
-      "UPDATE sessions SET authenticated_at = ? WHERE account_id = (SELECT id FROM accounts WHERE did_oc = ?)",
-    )
-      .bind(Date.now() - 11 * 60 * 1000, a.account.did_oc)
-      .run();
+    await staleSudo(a.account.did_oc);
     const thief = new Browser();
     thief.cookie = victim.cookie;
     expect((await thief.post("/api/auth/switch", { did_oc: a.account.did_oc })).status).toBe(200);
@@ -113,11 +104,7 @@ describe("merging two accounts of this browser", () => {
       "not_in_roster",
     );
     // A's proof is stale: confirm it first (the detail says which account).
-    await env.DB.prepare(
-      "UPDATE sessions SET authenticated_at = ? WHERE account_id = (SELECT id FROM accounts WHERE did_oc = ?)",
-    )
-      .bind(Date.now() - 11 * 60 * 1000, a.account.did_oc)
-      .run();
+    await staleSudo(a.account.did_oc);
     const stale = await browser.post("/api/auth/account/merge", { did_oc: a.account.did_oc });
     expect(stale.status).toBe(403);
     expect(((await stale.json()) as { reason: string; detail: string }).detail).toContain(a.account.did_oc);

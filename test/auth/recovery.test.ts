@@ -16,6 +16,7 @@ import {
   mailsTo,
   nextCode,
   setCookies,
+  signedInByEmail,
   staleSudo,
   wrongCode,
 } from "../helpers/email-code";
@@ -33,13 +34,7 @@ const recoveryOf = async (b: EmailBrowser) => answer(await b.fetch("/api/auth/re
 const remove = async (b: EmailBrowser) => answer(await b.fetch("/api/auth/recovery", { method: "DELETE" }));
 
 /** A browser signed in to a new account by an email code (an email identity), its address and did. */
-async function owner(): Promise<{ browser: EmailBrowser; email: string; did: string }> {
-  const browser = new EmailBrowser();
-  const email = freshEmail("owner");
-  await browser.start(email);
-  const res = await browser.verify(email, await lastCode(email));
-  return { browser, email, did: res.body.account.did_oc };
-}
+const owner = () => signedInByEmail(freshEmail("owner"));
 
 /** Sets the recovery address of the browser's account by its code (the session's sudo must be fresh). */
 async function setRecovery(browser: EmailBrowser, email: string): Promise<Answer> {

@@ -14,7 +14,7 @@ import { Signer } from "bip322-js";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { browserSession, diagnosed } from "../harness/browser-session";
+import { browserSession, diagnosed, pageErrors } from "../harness/browser-session";
 
 const root = path.join(import.meta.dirname, "../..");
 const artifacts = path.join(root, "test-artifacts", "account");
@@ -24,18 +24,11 @@ const run = promisify(execFile);
 // Ports of its own: npm start refuses a port another browser test's stack still holds.
 const session = browserSession({ auth: 8857, fleet: 8858, authInspector: 9287, fleetInspector: 9288, stateDir: STATE });
 
-/** A page at `width` whose console errors and uncaught exceptions are collected (a 4xx API answer is not one). */
+/** A page at `width` whose console errors and uncaught exceptions are collected (pageErrors). */
 async function openPage(width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await session.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
-  page.on("console", (message) => {
-    if (message.type() !== "error") return;
-    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
-    errors.push(message.text());
-  });
-  return { context, page, errors };
+  return { context, page, errors: pageErrors(page) };
 }
 
 /** Chromium's virtual authenticator for this page: a platform authenticator with passkeys and user verification. */
@@ -54,6 +47,7 @@ async function virtualAuthenticator(context: BrowserContext, page: Page) {
   return { credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials };
 }
 
+// biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text a person reads.
 const text = async (page: Page, selector: string) => (await page.innerText(selector)).trim();
 
 /** The session cookie's claims, as the browser holds it. */

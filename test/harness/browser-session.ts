@@ -1,6 +1,6 @@
 // What every browser test starts with: a webhook receiver, the whole stack on the test's own ports and state folder
-// (browser-stack.mjs) and Chromium, stopped after the file; and signing in on the auth host's page with a Bitcoin
-// key, as a person would.
+// (browser-stack.mjs) and Chromium, stopped after the file; a page's errors collected; and signing in on the auth
+// host's page with a Bitcoin key, as a person would.
 import { Signer } from "bip322-js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
@@ -28,6 +28,22 @@ export function browserSession(options: Parameters<typeof startStack>[0]): Brows
     await session.receiver?.close();
   });
   return session;
+}
+
+/**
+ * The page's console errors and uncaught exceptions, collected as they come. The browser's own line for an API
+ * answer of 4xx ("Failed to load resource") is not the page's error: being signed out (401 from /api/auth/me) and a
+ * refused request are such answers, and what the page makes of them is asserted on screen.
+ */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+    errors.push(message.text());
+  });
+  return errors;
 }
 
 /** On the auth host's sign-in page: a challenge for `owner`'s address, signed, then back on the fleet's origin. */

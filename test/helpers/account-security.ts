@@ -1,6 +1,6 @@
 // Helpers for the account security tests (issue 27): a browser signed in with a fresh wallet, the session row its
 // cookie names, making that row's proofs stale (as if the sign-in were older than the window), the cookie's claims,
-// and the BIP-322 proofs of purpose `link` and `reauth`.
+// and the BIP-322 proofs of purpose `login`, `link` and `reauth`.
 import { env } from "cloudflare:test";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256Hex } from "../../shared/crypto/digest";
@@ -61,8 +61,15 @@ export async function makeStale(browser: Browser): Promise<void> {
     .run();
 }
 
-/** A BIP-322 proof of `wallet` over a challenge of `purpose`, as the body the link and reauth routes take. */
-export async function proof(browser: Browser, wallet: Pick<Wallet, "address" | "sign">, purpose: "link" | "reauth") {
+/**
+ * A BIP-322 proof of `wallet` over a challenge of `purpose`, as the body the sign-in, link and reauth routes take (a
+ * `login` one at the others: a challenge of another purpose).
+ */
+export async function proof(
+  browser: Browser,
+  wallet: Pick<Wallet, "address" | "sign">,
+  purpose: "login" | "link" | "reauth",
+) {
   const { message, nonce } = await browser.challenge(wallet.address, { audience: AUTH_ORIGIN, purpose });
   return { address: wallet.address, message, signature: wallet.sign(message), nonce };
 }

@@ -45,7 +45,7 @@ export class Browser {
   }
 
   /** GET a sign-in challenge, sign it, POST it: the BIP-322 sign-in flow. */
-  async signIn(wallet: Wallet, options: { add?: boolean } = {}): Promise<Response> {
+  async signIn(wallet: Pick<Wallet, "address" | "sign">, options: { add?: boolean } = {}): Promise<Response> {
     const { message, nonce } = await this.challenge(wallet.address);
     const path = options.add ? "/api/auth/signin?add=1" : "/api/auth/signin";
     return this.post(path, { address: wallet.address, message, signature: wallet.sign(message), nonce });

@@ -116,6 +116,17 @@ export async function nextCode(email: string, seen: number): Promise<string> {
 /** A fresh address for a test (storage is per file, the mail API per run). */
 export const freshEmail = (tag = "user") => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
+/** A new browser signed in by a code mailed to `email` (so its account holds that address), and the account's did. */
+export async function signedInByEmail(
+  email = freshEmail(),
+): Promise<{ browser: EmailBrowser; email: string; did: string }> {
+  const browser = new EmailBrowser();
+  await browser.start(email);
+  const res = await browser.verify(email, await lastCode(email));
+  if (res.status !== 200) throw new Error(`email sign-in: ${res.status} ${res.body.reason}`);
+  return { browser, email, did: res.body.account.did_oc };
+}
+
 /** Makes the session rows of an account stale for sudo (their last proof 11 minutes ago). */
 export async function staleSudo(didOc: string): Promise<void> {
   await env.DB.prepare(

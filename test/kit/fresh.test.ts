@@ -12,6 +12,7 @@ import { requireFresh, requireStepUp } from "../../shared/kit/fresh";
 import { type FreshVariables, requireFresh as honoFresh } from "../../shared/kit/fresh/hono";
 import { type FreshRequestLike, requireStepUp as nodeStepUp } from "../../shared/kit/fresh/node";
 import { AUTH_ORIGIN } from "../helpers/browser";
+import { runNodeMiddleware } from "../helpers/node-middleware";
 import { decodePart, mintToken } from "../helpers/tokens";
 
 const signingKey = await loadSigningKey(env.AUTH_SIGNING_KEY as string);
@@ -182,27 +183,9 @@ describe("the middlewares (thin adapters on the same core)", () => {
   });
 
   it("Node (Express-style): sets req.fresh, answers a refusal itself; optional lets every request through", async () => {
-    const run = async (middleware: ReturnType<typeof nodeStepUp>, req: FreshRequestLike) => {
-      const res = { statusCode: 200, headers: {} as Record<string, string>, body: "" };
-      const next = await new Promise<boolean>((resolve) => {
-        const response = {
-          statusCode: 200,
-          setHeader: (name: string, value: string) => {
-            res.headers[name] = value;
-          },
-          end: (body?: string) => {
-            res.statusCode = response.statusCode;
-            res.body = body ?? "";
-            resolve(false);
-          },
-        };
-        middleware(req, response, () => resolve(true));
-      });
-      return { next, res };
-    };
     const options = { verifier, now: clock, maxAge: 120 };
     const stale = { headers: { cookie: `oc_session=${await token({ sudo: NOW, stepUp: NOW - 120 })}` } };
-    const refused = await run(nodeStepUp(options), stale);
+    const refused = await runNodeMiddleware(nodeStepUp(options), stale);
     expect(refused).toMatchObject({ next: false, res: { statusCode: 403, headers: { "cache-control": "no-store" } } });
     expect(JSON.parse(refused.res.body)).toEqual({
       ok: false,
@@ -212,15 +195,15 @@ describe("the middlewares (thin adapters on the same core)", () => {
     });
     expect((stale as FreshRequestLike).fresh).toMatchObject({ ok: false, reason: "step_up_required" });
 
-    const anonymous = await run(nodeStepUp(options), { headers: {} });
+    const anonymous = await runNodeMiddleware(nodeStepUp(options), { headers: {} });
     expect([anonymous.res.statusCode, JSON.parse(anonymous.res.body).reason]).toEqual([401, "no_session"]);
 
     const optional: FreshRequestLike = { headers: stale.headers };
-    expect((await run(nodeStepUp({ ...options, optional: true }), optional)).next).toBe(true);
+    expect((await runNodeMiddleware(nodeStepUp({ ...options, optional: true }), optional)).next).toBe(true);
     expect(optional.fresh?.ok).toBe(false);
 
     const good: FreshRequestLike = { headers: { authorization: `Bearer ${await token({ stepUp: NOW - 119 })}` } };
-    expect((await run(nodeStepUp(options), good)).next).toBe(true);
+    expect((await runNodeMiddleware(nodeStepUp(options), good)).next).toBe(true);
     expect(good.fresh).toMatchObject({ ok: true, session: { step_up_at: NOW - 119 } });
   });
 });

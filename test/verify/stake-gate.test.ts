@@ -13,6 +13,7 @@ import { requireStake as honoStake, type StakeVariables } from "../../shared/kit
 import { requireStake as nodeStake, type StakeRequestLike } from "../../shared/kit/stake/node";
 import { fixture, fund, publishAttestation } from "../helpers/attestations";
 import { addressMode } from "../helpers/fakes";
+import { runNodeMiddleware } from "../helpers/node-middleware";
 
 const AUTH = "http://localhost:8787";
 const DAY_MS = 86_400_000;
@@ -192,34 +193,16 @@ describe("the middlewares (thin adapters on the same core)", () => {
     const address = await staked("stake-node", 40_000, 40);
     const api = checkApi();
     const options = { authOrigin: AUTH, verifier, minSats: 100_000, minDays: 30, fetch: api.fetch };
-    const run = async (middleware: ReturnType<typeof nodeStake>, req: StakeRequestLike) => {
-      const res = { statusCode: 200, headers: {} as Record<string, string>, body: "" };
-      const next = await new Promise<boolean>((resolve) => {
-        const response = {
-          statusCode: 200,
-          setHeader: (name: string, value: string) => {
-            res.headers[name] = value;
-          },
-          end: (body?: string) => {
-            res.statusCode = response.statusCode;
-            res.body = body ?? "";
-            resolve(false);
-          },
-        };
-        middleware(req, response, () => resolve(true));
-      });
-      return { next, res };
-    };
     const cookie = `theme=dark; oc_session=${await session(address)}`;
     const req: StakeRequestLike = { headers: { cookie } };
-    const refused = await run(nodeStake(options), req);
+    const refused = await runNodeMiddleware(nodeStake(options), req);
     expect(refused.next).toBe(false);
     expect(refused.res.statusCode).toBe(403);
     expect(JSON.parse(refused.res.body)).toMatchObject({ ok: false, reason: "stake_insufficient" });
     expect(req.stake).toMatchObject({ ok: false, reason: "stake_insufficient" });
-    const optional = await run(nodeStake({ ...options, optional: true }), { headers: { cookie } });
+    const optional = await runNodeMiddleware(nodeStake({ ...options, optional: true }), { headers: { cookie } });
     expect(optional.next).toBe(true);
-    const lower = await run(nodeStake({ ...options, minSats: 40_000 }), { headers: { cookie } });
+    const lower = await runNodeMiddleware(nodeStake({ ...options, minSats: 40_000 }), { headers: { cookie } });
     expect(lower.next).toBe(true);
   });
 });

@@ -39,6 +39,11 @@ async function targetRoster(c: Context<AuthEnv>, accountId: string, add: boolean
   return rosterId;
 }
 
+/** Whether a sign-in joins the browser's roster: `add: true` in the body, or `add=1` (or `true`) in the query. */
+export function addAsked(body: { add?: boolean | undefined }, query: { add?: string | undefined }): boolean {
+  return body.add === true || query.add === "1" || query.add === "true";
+}
+
 /**
  * Signs `account` in on this browser (joining its roster when `add`) by `method`, sets the cookie, returns the
  * Account. (An account merged into another is never found here: its identities moved to the survivor; issue 27.)

@@ -16,6 +16,11 @@ export async function requireFreshSession(
 ): Promise<CurrentSession> {
   const current = await requireSession(c, now);
   const stale = staleProof(current.session, needs, now);
-  if (stale) throw new AppError(STALE_REASON[stale], { detail: `a ${stale} proof within the last 10 minutes` });
+  if (stale) throw staleRefusal(stale);
   return current;
+}
+
+/** The 403 for a stale proof: its reason names the proof to ask for. */
+export function staleRefusal(stale: FreshnessKind): AppError {
+  return new AppError(STALE_REASON[stale], { detail: `a ${stale} proof within the last 10 minutes` });
 }

@@ -13,6 +13,20 @@ import type { AuthEnv } from "./env";
 export const CHALLENGE_PURPOSES = { signin: "login", link: "link", reauth: "reauth" } as const;
 export type ChallengePurpose = (typeof CHALLENGE_PURPOSES)[keyof typeof CHALLENGE_PURPOSES];
 
+/** The reasons provenAddress refuses a proof with (challengeReason's, and a nonce not issued here), for the routes. */
+export const CHALLENGE_ERRORS = [
+  "challenge_malformed",
+  "challenge_expired",
+  "challenge_not_yet_valid",
+  "challenge_address_mismatch",
+  "challenge_nonce_mismatch",
+  "challenge_audience_mismatch",
+  "challenge_purpose_mismatch",
+  "challenge_network_mismatch",
+  "challenge_sig_invalid",
+  "challenge_unknown",
+] as const;
+
 export interface SignedChallenge {
   address: string;
   message: string;

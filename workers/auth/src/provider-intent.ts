@@ -14,7 +14,7 @@ import { linkIdentity } from "../../../shared/db/identities";
 import { reauthenticateSession } from "../../../shared/db/sessions";
 import { AppError, type Reason } from "../../../shared/errors";
 import type { AuthEnv } from "./env";
-import { currentSession, setSessionCookie } from "./session-context";
+import { changeBy, currentSession, setSessionCookie } from "./session-context";
 
 export const PROVIDER_INTENTS = ["signin", "link", "reauth"] as const;
 export type ProviderIntent = (typeof PROVIDER_INTENTS)[number];
@@ -45,7 +45,7 @@ export async function finishForAccount(
   try {
     if (flow.intent === "link") {
       if (staleProof(session, ["sudo"], now)) return "sudo_required";
-      await linkIdentity(db, profile.identity, { accountId: session.accountId, sessionId: session.id, now });
+      await linkIdentity(db, profile.identity, changeBy(session, now));
       return undefined;
     }
     const account = await accountByIdentity(db, profile.identity.kind, profile.identity.value);

@@ -19,37 +19,31 @@ const Attachment = z.enum(["platform", "cross-platform"]);
 /** Unknown members (newer browsers add some) are dropped: the library reads only these. */
 const Extensions = z.record(z.string(), z.unknown()).optional();
 
-export const RegistrationAnswerSchema = z
-  .object({
-    id: CredentialId,
-    rawId: CredentialId,
-    type: z.literal("public-key"),
-    authenticatorAttachment: Attachment.optional(),
-    clientExtensionResults: Extensions,
-    response: z.object({
-      clientDataJSON: base64url(4096),
-      attestationObject: base64url(32_768),
-      transports: z.array(z.string().max(32)).max(10).optional(),
-    }),
-  })
-  .openapi("WebAuthnRegistrationResponse");
+/** What every credential answer carries; each ceremony adds its `response`, which always holds clientDataJSON. */
+const CredentialAnswer = z.object({
+  id: CredentialId,
+  rawId: CredentialId,
+  type: z.literal("public-key"),
+  authenticatorAttachment: Attachment.optional(),
+  clientExtensionResults: Extensions,
+});
+const ClientData = z.object({ clientDataJSON: base64url(4096) });
 
-export const AssertionAnswerSchema = z
-  .object({
-    id: CredentialId,
-    rawId: CredentialId,
-    type: z.literal("public-key"),
-    authenticatorAttachment: Attachment.optional(),
-    clientExtensionResults: Extensions,
-    response: z.object({
-      clientDataJSON: base64url(4096),
-      authenticatorData: base64url(4096),
-      signature: base64url(1024),
-      // Empty for a key without a user handle (a U2F-era key): the browser package sends it as it came.
-      userHandle: z.string().max(128).optional(),
-    }),
-  })
-  .openapi("WebAuthnAuthenticationResponse");
+export const RegistrationAnswerSchema = CredentialAnswer.extend({
+  response: ClientData.extend({
+    attestationObject: base64url(32_768),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+  }),
+}).openapi("WebAuthnRegistrationResponse");
+
+export const AssertionAnswerSchema = CredentialAnswer.extend({
+  response: ClientData.extend({
+    authenticatorData: base64url(4096),
+    signature: base64url(1024),
+    // Empty for a key without a user handle (a U2F-era key): the browser package sends it as it came.
+    userHandle: z.string().max(128).optional(),
+  }),
+}).openapi("WebAuthnAuthenticationResponse");
 
 export const KeyName = displayText(KEY_NAME_MAX);
 

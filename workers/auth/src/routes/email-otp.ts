@@ -3,21 +3,22 @@
 // with it, from that browser only. Accounts minted here are held by the service (no key is handed out).
 import { createRoute, z } from "@hono/zod-openapi";
 import { normalizeEmail } from "../../../../shared/auth/email-code";
-import {
-  clearedEmailCodeCookie,
-  emailCodeCookie,
-  readEmailCodeCookie,
-} from "../../../../shared/auth/email-code-cookie";
 import { findOrCreateAccount } from "../../../../shared/db/accounts";
-import { orm } from "../../../../shared/db/client";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { sendMail } from "../../../../shared/mail/mailer";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { completeSignIn } from "../complete-sign-in";
-import { askCode, checkCode, codeKey, refused, takeHourlyStarts } from "../email-codes";
+import { addAsked, completeSignIn } from "../complete-sign-in";
+import {
+  askBrowserCode,
+  CODE_CHECK_ERRORS,
+  checkBrowserCode,
+  clearBrowserCode,
+  codeKey,
+  takeHourlyStarts,
+} from "../email-codes";
 import type { AuthEnv } from "../env";
 import { AccountResult, AddQuery, CodeDigits, EmailAddress as Email } from "../schemas";
 
@@ -49,10 +50,7 @@ emailOtpRoutes.openapi(
     await takeHourlyStarts(c, email);
     const now = Date.now();
     // A resend replaces the code but keeps the attempt's wrong tries (better-auth #11162).
-    const cookie = readEmailCodeCookie(c.req.header("cookie"));
-    const ask = { purpose: "signin", email, accountId: null, cookie } as const;
-    const { code, attempt, opened } = await askCode(orm(c.env.DB), key, ask, now);
-    if (opened) c.header("Set-Cookie", emailCodeCookie(attempt));
+    const code = await askBrowserCode(c, key, { purpose: "signin", email, accountId: null }, now);
     await sendMail(c.env, {
       to: email,
       subject: `Your sign-in code: ${code}`,
@@ -86,39 +84,24 @@ emailOtpRoutes.openapi(
     },
     responses: {
       200: json(AccountResult, "Signed in; the oc_session cookie is set and oc_email_code cleared"),
-      ...errorResponses(
-        "invalid_body",
-        "email_code_invalid",
-        "email_code_expired",
-        "email_code_locked",
-        "roster_full",
-        "rate_limited",
-        "cross_site_blocked",
-        "mailer_not_configured",
-      ),
+      ...errorResponses("invalid_body", ...CODE_CHECK_ERRORS, "roster_full", "rate_limited", "cross_site_blocked"),
     },
   }),
   async (c) => {
     const body = c.req.valid("json");
     const query = c.req.valid("query");
     const email = normalizeEmail(body.email);
-    const key = codeKey(c.env);
-    const attempt = readEmailCodeCookie(c.req.header("cookie"));
-    const now = Date.now();
-    if (!attempt) throw refused({ kind: "not_this_browser" }, now, "signin");
-    const db = orm(c.env.DB);
     // Only a `signin` attempt is found, so a link, re-authentication or recovery code never signs in (email-codes.ts).
-    await checkCode(db, key, { attempt, purpose: "signin", email, code: body.code }, now);
+    const { db, now } = await checkBrowserCode(c, { purpose: "signin", email, code: body.code });
     const account = await findOrCreateAccount(
       db,
       { kind: "email", value: email },
       { displayIdentityKind: "email" },
       now,
     );
-    const add = body.add === true || query.add === "1" || query.add === "true";
+    const add = addAsked(body, query);
     const view = await completeSignIn(c, account, add, now, "email");
-    // Appended after the session cookie, which completeSignIn sets (replacing any Set-Cookie before it).
-    c.header("Set-Cookie", clearedEmailCodeCookie(), { append: true });
+    clearBrowserCode(c, "signin");
     return c.json({ ok: true as const, account: view }, 200);
   },
 );

@@ -17,9 +17,9 @@ import { IdentitiesResult, IdentityParams, PrimaryBtcBody, ProvenAddressBody } f
 import { requireAddress, signinNetwork } from "../addresses";
 import type { AuthEnv } from "../env";
 import { requireFreshSession } from "../fresh-session";
-import { CHALLENGE_PURPOSES, provenAddress } from "../proven-address";
+import { CHALLENGE_ERRORS, CHALLENGE_PURPOSES, provenAddress } from "../proven-address";
 import { AccountResult, errorResponses, json } from "../schemas";
-import { requireSession, setSessionCookie } from "../session-context";
+import { changeBy, requireSession, setSessionCookie } from "../session-context";
 
 export const identityRoutes = routeGroup<AuthEnv>();
 
@@ -32,18 +32,6 @@ async function identitiesView(db: Db, accountId: string, primaryBtc: string | nu
   }));
 }
 const limited = (bucket: string) => rateLimit({ bucket, rule: AUTH_RULE, failClosed: true });
-const CHALLENGE_ERRORS = [
-  "challenge_malformed",
-  "challenge_expired",
-  "challenge_not_yet_valid",
-  "challenge_address_mismatch",
-  "challenge_nonce_mismatch",
-  "challenge_audience_mismatch",
-  "challenge_purpose_mismatch",
-  "challenge_network_mismatch",
-  "challenge_sig_invalid",
-  "challenge_unknown",
-] as const;
 
 identityRoutes.openapi(
   createRoute({
@@ -93,11 +81,7 @@ identityRoutes.openapi(
     const { session, primaryBtc } = await requireFreshSession(c, now, ["sudo"]);
     const address = await provenAddress(c, c.req.valid("json"), CHALLENGE_PURPOSES.link, now);
     const db = orm(c.env.DB);
-    await linkIdentity(
-      db,
-      { kind: "btc", value: address },
-      { accountId: session.accountId, sessionId: session.id, now },
-    );
+    await linkIdentity(db, { kind: "btc", value: address }, changeBy(session, now));
     return c.json({ ok: true as const, identities: await identitiesView(db, session.accountId, primaryBtc) }, 200);
   },
 );
@@ -127,7 +111,7 @@ identityRoutes.openapi(
     const now = Date.now();
     const { session } = await requireFreshSession(c, now, ["sudo"]);
     const { kind, value } = c.req.valid("param");
-    await unlinkIdentity(orm(c.env.DB), { kind, value }, { accountId: session.accountId, sessionId: session.id, now });
+    await unlinkIdentity(orm(c.env.DB), { kind, value }, changeBy(session, now));
     return c.json({ ok: true as const }, 200);
   },
 );
@@ -160,7 +144,7 @@ identityRoutes.openapi(
     const { address: given } = c.req.valid("json");
     const address = given === null ? null : requireAddress(given, signinNetwork(c.env), "invalid_body");
     const db = orm(c.env.DB);
-    await choosePrimaryBtc(db, address, { accountId: session.accountId, sessionId: session.id, now });
+    await choosePrimaryBtc(db, address, changeBy(session, now));
     const account = await db.query.accounts.findFirst({ where: (a, { eq }) => eq(a.id, session.accountId) });
     const issued = account && (await reissueSession(db, session, now));
     if (!account || !issued) throw new AppError("not_authenticated");

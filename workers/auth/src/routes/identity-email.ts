@@ -2,8 +2,7 @@
 // session of that account with a fresh sudo_at at both steps. Whether the address is already some account's is told
 // only after the code proves it: the start answers the same for every address.
 import { createRoute } from "@hono/zod-openapi";
-import { accountAttempt, normalizeEmail } from "../../../../shared/auth/email-code";
-import { orm } from "../../../../shared/db/client";
+import { normalizeEmail } from "../../../../shared/auth/email-code";
 import { linkIdentity } from "../../../../shared/db/identities";
 import { jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
@@ -11,9 +10,8 @@ import { sendMail } from "../../../../shared/mail/mailer";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { askCode, checkCode, codeKey, takeHourlyStarts } from "../email-codes";
+import { CODE_CHECK_ERRORS, checkAccountCode, startAccountCode } from "../email-codes";
 import type { AuthEnv } from "../env";
-import { requireFreshSession } from "../fresh-session";
 import {
   EmailCodeStartBody,
   EmailCodeVerifyBody,
@@ -23,6 +21,7 @@ import {
   OkResult,
 } from "../schemas";
 import { linkCodeMail } from "../security-mail";
+import { changeBy } from "../session-context";
 
 export const identityEmailRoutes = routeGroup<AuthEnv>();
 
@@ -57,12 +56,7 @@ identityEmailRoutes.openapi(
   }),
   async (c) => {
     const email = normalizeEmail(c.req.valid("json").email);
-    const key = codeKey(c.env);
-    const now = Date.now();
-    const { session } = await requireFreshSession(c, now, ["sudo"]);
-    await takeHourlyStarts(c, email);
-    const ask = { purpose: "link", email, accountId: session.accountId } as const;
-    const { code } = await askCode(orm(c.env.DB), key, ask, now);
+    const { code } = await startAccountCode(c, { purpose: "link", email, needs: ["sudo"] });
     await sendMail(c.env, linkCodeMail(email, code));
     return c.json({ ok: true as const }, 200);
   },
@@ -91,13 +85,10 @@ identityEmailRoutes.openapi(
         "invalid_body",
         "not_authenticated",
         "sudo_required",
-        "email_code_invalid",
-        "email_code_expired",
-        "email_code_locked",
+        ...CODE_CHECK_ERRORS,
         "identity_on_other_account",
         "identity_already_linked",
         "rate_limited",
-        "mailer_not_configured",
         "cross_site_blocked",
       ),
     },
@@ -105,16 +96,14 @@ identityEmailRoutes.openapi(
   async (c) => {
     const body = c.req.valid("json");
     const email = normalizeEmail(body.email);
-    const key = codeKey(c.env);
-    const now = Date.now();
-    // Freshness first: a stale session is sent to re-authenticate before the try is counted.
-    const { session } = await requireFreshSession(c, now, ["sudo"]);
-    const db = orm(c.env.DB);
-    const accountId = session.accountId;
-    const attempt = accountAttempt("link", accountId);
-    await checkCode(db, key, { attempt, purpose: "link", accountId, email, code: body.code }, now);
+    const { session, db, now } = await checkAccountCode(c, {
+      purpose: "link",
+      email,
+      code: body.code,
+      needs: ["sudo"],
+    });
     const identity = { kind: "email" as const, value: email };
-    await linkIdentity(db, identity, { accountId, sessionId: session.id, now });
+    await linkIdentity(db, identity, changeBy(session, now));
     return c.json({ ok: true as const, identity }, 200);
   },
 );

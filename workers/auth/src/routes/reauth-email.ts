@@ -3,10 +3,10 @@
 // account gets a code row like any other but no mail, so its answers are those of a wrong code: the routes never
 // tell which addresses the account holds.
 import { createRoute } from "@hono/zod-openapi";
-import { accountAttempt, normalizeEmail } from "../../../../shared/auth/email-code";
+import { normalizeEmail } from "../../../../shared/auth/email-code";
 import { accountEvent } from "../../../../shared/db/account-events";
 import { accountByIdentity } from "../../../../shared/db/accounts";
-import { type Db, orm } from "../../../../shared/db/client";
+import type { Db } from "../../../../shared/db/client";
 import { reauthenticateSession } from "../../../../shared/db/sessions";
 import { AppError } from "../../../../shared/errors";
 import { jsonRequest } from "../../../../shared/http/openapi";
@@ -14,11 +14,11 @@ import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { askCode, checkCode, codeKey, mailAfterAnswer, requireMailer, takeHourlyStarts } from "../email-codes";
+import { CODE_CHECK_ERRORS, checkAccountCode, mailAfterAnswer, startAccountCode } from "../email-codes";
 import type { AuthEnv } from "../env";
 import { AccountResult, EmailCodeStartBody, EmailCodeVerifyBody, errorResponses, json, OkResult } from "../schemas";
 import { reauthCodeMail } from "../security-mail";
-import { requireSession, setSessionCookie } from "../session-context";
+import { setSessionCookie } from "../session-context";
 
 export const reauthEmailRoutes = routeGroup<AuthEnv>();
 
@@ -54,14 +54,8 @@ reauthEmailRoutes.openapi(
   }),
   async (c) => {
     const email = normalizeEmail(c.req.valid("json").email);
-    const key = codeKey(c.env);
-    requireMailer(c.env);
-    const now = Date.now();
-    const { session } = await requireSession(c, now);
-    await takeHourlyStarts(c, email);
-    const db = orm(c.env.DB);
-    const ask = { purpose: "reauth", email, accountId: session.accountId } as const;
-    const { code } = await askCode(db, key, ask, now);
+    const start = { purpose: "reauth", email, needs: [], mailedAfterAnswer: true } as const;
+    const { code, session, db } = await startAccountCode(c, start);
     if (await linkedHere(db, session.accountId, email)) mailAfterAnswer(c, reauthCodeMail(email, code));
     return c.json({ ok: true as const }, 200);
   },
@@ -88,11 +82,8 @@ reauthEmailRoutes.openapi(
       ...errorResponses(
         "invalid_body",
         "not_authenticated",
-        "email_code_invalid",
-        "email_code_expired",
-        "email_code_locked",
+        ...CODE_CHECK_ERRORS,
         "rate_limited",
-        "mailer_not_configured",
         "cross_site_blocked",
       ),
     },
@@ -100,13 +91,8 @@ reauthEmailRoutes.openapi(
   async (c) => {
     const body = c.req.valid("json");
     const email = normalizeEmail(body.email);
-    const key = codeKey(c.env);
-    const now = Date.now();
-    const { session } = await requireSession(c, now);
-    const db = orm(c.env.DB);
+    const { session, db, now } = await checkAccountCode(c, { purpose: "reauth", email, code: body.code, needs: [] });
     const accountId = session.accountId;
-    const attempt = accountAttempt("reauth", accountId);
-    await checkCode(db, key, { attempt, purpose: "reauth", accountId, email, code: body.code }, now);
     // Unlinked since the start (or never linked, and the code guessed): no proof of this account.
     if (!(await linkedHere(db, accountId, email))) throw new AppError("email_code_invalid");
     const issued = await reauthenticateSession(db, session, { method: "email", stepUp: false, now });

@@ -19,7 +19,7 @@ import { isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { FreshnessResult, ProvenAddressBody } from "../account-schemas";
 import type { AuthEnv } from "../env";
-import { CHALLENGE_PURPOSES, provenAddress } from "../proven-address";
+import { CHALLENGE_ERRORS, CHALLENGE_PURPOSES, provenAddress } from "../proven-address";
 import { AccountResult, errorResponses, json } from "../schemas";
 import { requireSession, setSessionCookie } from "../session-context";
 
@@ -73,12 +73,7 @@ reauthRoutes.openapi(
       200: json(AccountResult, "Re-authenticated; the oc_session cookie carries the new sudo_at"),
       ...errorResponses(
         "invalid_body",
-        "challenge_malformed",
-        "challenge_expired",
-        "challenge_purpose_mismatch",
-        "challenge_audience_mismatch",
-        "challenge_sig_invalid",
-        "challenge_unknown",
+        ...CHALLENGE_ERRORS,
         "not_authenticated",
         "identity_not_linked",
         "cross_site_blocked",

@@ -9,12 +9,6 @@ import {
   RECOVERY_STARTS_PER_DAY,
   RECOVERY_STARTS_PER_IP_HOUR,
 } from "../../../../shared/auth/email-code";
-import {
-  CODE_COOKIES,
-  clearedEmailCodeCookie,
-  emailCodeCookie,
-  readEmailCodeCookie,
-} from "../../../../shared/auth/email-code-cookie";
 import { accountEvent } from "../../../../shared/db/account-events";
 import { orm } from "../../../../shared/db/client";
 import { listIdentities } from "../../../../shared/db/identities";
@@ -28,8 +22,16 @@ import { rateLimit, takeNamed } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { DAY, HOUR } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { completeSignIn } from "../complete-sign-in";
-import { askCode, checkCode, codeKey, mailAfterAnswer, refused, requireMailer } from "../email-codes";
+import { addAsked, completeSignIn } from "../complete-sign-in";
+import {
+  askBrowserCode,
+  CODE_CHECK_ERRORS,
+  checkBrowserCode,
+  clearBrowserCode,
+  codeKey,
+  mailAfterAnswer,
+  requireMailer,
+} from "../email-codes";
 import type { AuthEnv } from "../env";
 import {
   AccountResult,
@@ -43,7 +45,6 @@ import {
 import { recoverySignedInMail, recoverySignInCodeMail } from "../security-mail";
 
 export const recoverySignInRoutes = routeGroup<AuthEnv>();
-const COOKIE = CODE_COOKIES.recovery;
 const PER_ADDRESS = { capacity: RECOVERY_STARTS_PER_DAY, windowMs: DAY };
 const PER_IP = { capacity: RECOVERY_STARTS_PER_IP_HOUR, windowMs: HOUR };
 
@@ -76,11 +77,8 @@ recoverySignInRoutes.openapi(
     const now = Date.now();
     const db = orm(c.env.DB);
     const account = await accountRecoveredBy(db, email);
-    const cookie = readEmailCodeCookie(c.req.header("cookie"), COOKIE);
     // A row for an unknown address too (no account; its code never mailed): verify then answers as for any other.
-    const ask = { purpose: "recovery", email, accountId: account?.id ?? null, cookie } as const;
-    const { code, attempt, opened } = await askCode(db, key, ask, now);
-    if (opened) c.header("Set-Cookie", emailCodeCookie(attempt, COOKIE));
+    const code = await askBrowserCode(c, key, { purpose: "recovery", email, accountId: account?.id ?? null }, now);
     if (account) mailAfterAnswer(c, recoverySignInCodeMail(email, code));
     return c.json({ ok: true as const }, 200);
   },
@@ -107,13 +105,10 @@ recoverySignInRoutes.openapi(
       200: json(AccountResult, "Signed in; oc_session is set and oc_recovery_code cleared"),
       ...errorResponses(
         "invalid_body",
-        "email_code_invalid",
-        "email_code_expired",
-        "email_code_locked",
+        ...CODE_CHECK_ERRORS,
         "roster_full",
         "rate_limited",
         "cross_site_blocked",
-        "mailer_not_configured",
         "mailer_error",
       ),
     },
@@ -122,12 +117,7 @@ recoverySignInRoutes.openapi(
     const body = c.req.valid("json");
     const query = c.req.valid("query");
     const email = normalizeEmail(body.email);
-    const key = codeKey(c.env);
-    const now = Date.now();
-    const attempt = readEmailCodeCookie(c.req.header("cookie"), COOKIE);
-    if (!attempt) throw refused({ kind: "not_this_browser" }, now, "recovery");
-    const db = orm(c.env.DB);
-    const { accountId } = await checkCode(db, key, { attempt, purpose: "recovery", email, code: body.code }, now);
+    const { accountId, db, now } = await checkBrowserCode(c, { purpose: "recovery", email, code: body.code });
     // The address must still recover the account the code was mailed for (not changed or removed since).
     const account = await accountRecoveredBy(db, email);
     if (!account || account.id !== accountId) throw new AppError("email_code_invalid");
@@ -135,7 +125,7 @@ recoverySignInRoutes.openapi(
     const linked = (await listIdentities(db, account.id)).filter((i) => i.kind === "email").map((i) => i.value);
     const told = [...new Set([...linked, email])];
     await Promise.all(told.map((to) => sendMail(c.env, recoverySignedInMail(to, email, now))));
-    const add = body.add === true || query.add === "1" || query.add === "true";
+    const add = addAsked(body, query);
     const view = await completeSignIn(c, account, add, now, "recovery");
     await accountEvent(db, {
       accountId: account.id,
@@ -144,8 +134,7 @@ recoverySignInRoutes.openapi(
       detail: { email, told },
       now,
     });
-    // Appended after the session cookie, which completeSignIn sets (replacing any Set-Cookie before it).
-    c.header("Set-Cookie", clearedEmailCodeCookie(COOKIE), { append: true });
+    clearBrowserCode(c, "recovery");
     return c.json({ ok: true as const, account: view }, 200);
   },
 );

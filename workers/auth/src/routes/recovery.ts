@@ -3,7 +3,7 @@
 // is told by mail, after the change (a notice that failed is logged: the change stands). Whether the address already
 // recovers another account is told only after its code proves it, so nobody learns it of an address not theirs.
 import { createRoute } from "@hono/zod-openapi";
-import { accountAttempt, normalizeEmail } from "../../../../shared/auth/email-code";
+import { normalizeEmail } from "../../../../shared/auth/email-code";
 import { orm } from "../../../../shared/db/client";
 import { recoveryAddressOf, removeRecoveryAddress, setRecoveryAddress } from "../../../../shared/db/recovery-address";
 import { jsonRequest } from "../../../../shared/http/openapi";
@@ -13,12 +13,12 @@ import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE, READ_RULE } from "../../../../shared/rate-limit/rules";
 import { isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { askCode, checkCode, codeKey, mailAfterAnswer, takeHourlyStarts } from "../email-codes";
+import { CODE_CHECK_ERRORS, checkAccountCode, mailAfterAnswer, startAccountCode } from "../email-codes";
 import type { AuthEnv } from "../env";
 import { requireFreshSession } from "../fresh-session";
 import { EmailCodeStartBody, EmailCodeVerifyBody, errorResponses, json, OkResult, RecoveryResult } from "../schemas";
 import { recoveryRemovedMail, recoveryReplacedMail, recoverySetCodeMail } from "../security-mail";
-import { requireSession } from "../session-context";
+import { changeBy, requireSession } from "../session-context";
 
 export const recoveryRoutes = routeGroup<AuthEnv>();
 
@@ -67,12 +67,7 @@ recoveryRoutes.openapi(
   }),
   async (c) => {
     const email = normalizeEmail(c.req.valid("json").email);
-    const key = codeKey(c.env);
-    const now = Date.now();
-    const { session } = await requireFreshSession(c, now, ["sudo"]);
-    await takeHourlyStarts(c, email);
-    const ask = { purpose: "recovery_set", email, accountId: session.accountId } as const;
-    const { code } = await askCode(orm(c.env.DB), key, ask, now);
+    const { code } = await startAccountCode(c, { purpose: "recovery_set", email, needs: ["sudo"] });
     await sendMail(c.env, recoverySetCodeMail(email, code));
     return c.json({ ok: true as const }, 200);
   },
@@ -95,28 +90,15 @@ recoveryRoutes.openapi(
     request: { body: jsonRequest(EmailCodeVerifyBody) },
     responses: {
       200: json(RecoveryResult, "Set"),
-      ...errorResponses(
-        "invalid_body",
-        "email_code_invalid",
-        "email_code_expired",
-        "email_code_locked",
-        "recovery_address_taken",
-        "mailer_not_configured",
-        ...CHANGE_ERRORS,
-      ),
+      ...errorResponses("invalid_body", ...CODE_CHECK_ERRORS, "recovery_address_taken", ...CHANGE_ERRORS),
     },
   }),
   async (c) => {
     const body = c.req.valid("json");
     const email = normalizeEmail(body.email);
-    const key = codeKey(c.env);
-    const now = Date.now();
-    const { session } = await requireFreshSession(c, now, ["sudo"]);
-    const db = orm(c.env.DB);
-    const accountId = session.accountId;
-    const attempt = accountAttempt("recovery_set", accountId);
-    await checkCode(db, key, { attempt, purpose: "recovery_set", accountId, email, code: body.code }, now);
-    const { previous } = await setRecoveryAddress(db, email, { accountId, sessionId: session.id, now });
+    const check = { purpose: "recovery_set", email, code: body.code, needs: ["sudo"] } as const;
+    const { session, db, now } = await checkAccountCode(c, check);
+    const { previous } = await setRecoveryAddress(db, email, changeBy(session, now));
     if (previous !== null && previous !== email) mailAfterAnswer(c, recoveryReplacedMail(previous, now));
     return c.json({ ok: true as const, recovery: { email, set_at: isoMs(now) } }, 200);
   },
@@ -137,8 +119,7 @@ recoveryRoutes.openapi(
   async (c) => {
     const now = Date.now();
     const { session } = await requireFreshSession(c, now, ["sudo"]);
-    const change = { accountId: session.accountId, sessionId: session.id, now };
-    const { previous } = await removeRecoveryAddress(orm(c.env.DB), change);
+    const { previous } = await removeRecoveryAddress(orm(c.env.DB), changeBy(session, now));
     mailAfterAnswer(c, recoveryRemovedMail(previous, now));
     return c.json({ ok: true as const }, 200);
   },

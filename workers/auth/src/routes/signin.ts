@@ -8,9 +8,9 @@ import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { completeSignIn } from "../complete-sign-in";
+import { addAsked, completeSignIn } from "../complete-sign-in";
 import type { AuthEnv } from "../env";
-import { CHALLENGE_PURPOSES, provenAddress } from "../proven-address";
+import { CHALLENGE_ERRORS, CHALLENGE_PURPOSES, provenAddress } from "../proven-address";
 import { AccountResult, AddQuery, errorResponses, json, SignInBody } from "../schemas";
 
 /** The purpose a sign-in challenge must carry. */
@@ -36,16 +36,7 @@ signinRoutes.openapi(
       ...errorResponses(
         "invalid_body",
         "malformed_json",
-        "challenge_malformed",
-        "challenge_expired",
-        "challenge_not_yet_valid",
-        "challenge_address_mismatch",
-        "challenge_nonce_mismatch",
-        "challenge_audience_mismatch",
-        "challenge_purpose_mismatch",
-        "challenge_network_mismatch",
-        "challenge_sig_invalid",
-        "challenge_unknown",
+        ...CHALLENGE_ERRORS,
         "cross_site_blocked",
         "roster_full",
         "rate_limited",
@@ -55,7 +46,7 @@ signinRoutes.openapi(
   async (c) => {
     const body = c.req.valid("json");
     const query = c.req.valid("query");
-    const add = body.add === true || query.add === "1" || query.add === "true";
+    const add = addAsked(body, query);
     const now = Date.now();
     const address = await provenAddress(c, body, SIGN_IN_PURPOSE, now);
     const db = orm(c.env.DB);

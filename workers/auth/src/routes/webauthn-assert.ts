@@ -6,13 +6,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { assertionOptions, verifyAssertion } from "../../../../shared/auth/webauthn/ceremony";
 import { orm } from "../../../../shared/db/client";
 import { reauthenticateSession } from "../../../../shared/db/sessions";
-import {
-  accountKeys,
-  keyById,
-  recordAssertion,
-  storedKey,
-  storeWebauthnChallenge,
-} from "../../../../shared/db/webauthn";
+import { accountKeys, keyById, recordAssertion, storedKey } from "../../../../shared/db/webauthn";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
@@ -20,11 +14,11 @@ import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { completeSignIn } from "../complete-sign-in";
+import { addAsked, completeSignIn } from "../complete-sign-in";
 import type { AuthEnv } from "../env";
 import { AccountResult, AddQuery } from "../schemas";
 import { requireSession, setSessionCookie } from "../session-context";
-import { refusal, rpOf, takeChallenge } from "../webauthn-edge";
+import { answerOptions, refusal, rpOf, takeChallenge } from "../webauthn-edge";
 import { RequestOptionsResult, SignInBody, StepUpBody, StepUpResult } from "../webauthn-schemas";
 
 export const webauthnAssertRoutes = routeGroup<AuthEnv>();
@@ -57,12 +51,8 @@ webauthnAssertRoutes.openapi(
     },
   }),
   async (c) => {
-    const now = Date.now();
     const options = await assertionOptions(rpOf(c), undefined);
-    const challenge = { challenge: options.challenge, purpose: "signin" as const, now };
-    await storeWebauthnChallenge(orm(c.env.DB), { ...challenge, accountId: null, sessionId: null });
-    c.header("Cache-Control", "no-store");
-    return c.json({ ok: true as const, options }, 200);
+    return answerOptions(c, options, { purpose: "signin", accountId: null, sessionId: null, now: Date.now() });
   },
 );
 
@@ -100,7 +90,7 @@ webauthnAssertRoutes.openapi(
       throw new AppError("webauthn_counter_regressed", { detail: RACED });
     const account = await db.query.accounts.findFirst({ where: (a, { eq }) => eq(a.id, row.accountId) });
     if (!account) throw new AppError("webauthn_credential_unknown", { detail: UNKNOWN_KEY });
-    const add = body.add === true || query.add === "1" || query.add === "true";
+    const add = addAsked(body, query);
     return c.json({ ok: true as const, account: await completeSignIn(c, account, add, now, "passkey") }, 200);
   },
 );
@@ -126,10 +116,7 @@ webauthnAssertRoutes.openapi(
     const keys = (await accountKeys(db, session.accountId)).map(storedKey);
     if (keys.length === 0) throw new AppError("not_found", { detail: "the active account has no security key" });
     const options = await assertionOptions(rpOf(c), keys);
-    const scope = { accountId: session.accountId, sessionId: session.id, now };
-    await storeWebauthnChallenge(db, { challenge: options.challenge, purpose: "stepup", ...scope });
-    c.header("Cache-Control", "no-store");
-    return c.json({ ok: true as const, options }, 200);
+    return answerOptions(c, options, { purpose: "stepup", accountId: session.accountId, sessionId: session.id, now });
   },
 );
 

@@ -2,7 +2,6 @@
 // 404 `not_found`, as one that never existed. Revoking needs a fresh step-up while another key remains (a stolen
 // session cannot strip the keys with an identity proof alone), a fresh sudo when it is the last (revoke-rule.ts).
 import { createRoute, z } from "@hono/zod-openapi";
-import { STALE_REASON } from "../../../../shared/auth/freshness";
 import { revokeRefusal } from "../../../../shared/auth/webauthn/revoke-rule";
 import { orm } from "../../../../shared/db/client";
 import { accountKeys, renameKey, revokeKey } from "../../../../shared/db/webauthn";
@@ -13,13 +12,14 @@ import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE, READ_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
-import { requireSession } from "../session-context";
+import { staleRefusal } from "../fresh-session";
+import { changeBy, requireSession } from "../session-context";
 import { keyView } from "../webauthn-edge";
 import { KeyParams, KeyResult, KeysResult, RenameBody } from "../webauthn-schemas";
 
 export const webauthnKeyRoutes = routeGroup<AuthEnv>();
 
-const NOT_HERE = "no such key on the active account";
+const notHere = () => new AppError("not_found", { detail: "no such key on the active account" });
 
 webauthnKeyRoutes.openapi(
   createRoute({
@@ -64,9 +64,8 @@ webauthnKeyRoutes.openapi(
     const now = Date.now();
     const { session } = await requireSession(c, now);
     const { id } = c.req.valid("param");
-    const change = { accountId: session.accountId, sessionId: session.id, now };
-    const row = await renameKey(orm(c.env.DB), id, c.req.valid("json").name, change);
-    if (!row) throw new AppError("not_found", { detail: NOT_HERE });
+    const row = await renameKey(orm(c.env.DB), id, c.req.valid("json").name, changeBy(session, now));
+    if (!row) throw notHere();
     return c.json({ ok: true as const, key: keyView(row) }, 200);
   },
 );
@@ -102,11 +101,10 @@ webauthnKeyRoutes.openapi(
     const db = orm(c.env.DB);
     const keys = await accountKeys(db, session.accountId);
     // Not found before stale: nobody is asked to confirm who they are for a key that is not theirs.
-    if (!keys.some((k) => k.id === id)) throw new AppError("not_found", { detail: NOT_HERE });
+    if (!keys.some((k) => k.id === id)) throw notHere();
     const stale = revokeRefusal(session, keys.length - 1, now);
-    if (stale) throw new AppError(STALE_REASON[stale], { detail: `a ${stale} proof within the last 10 minutes` });
-    const revoked = await revokeKey(db, id, { accountId: session.accountId, sessionId: session.id, now });
-    if (!revoked) throw new AppError("not_found", { detail: NOT_HERE });
+    if (stale) throw staleRefusal(stale);
+    if (!(await revokeKey(db, id, changeBy(session, now)))) throw notHere();
     return c.json({ ok: true as const }, 200);
   },
 );

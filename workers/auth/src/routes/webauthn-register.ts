@@ -6,7 +6,7 @@ import { registrationOptions, verifyRegistration } from "../../../../shared/auth
 import { defaultKeyName } from "../../../../shared/auth/webauthn/config";
 import { accountView } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
-import { accountKeys, addKey, storedKey, storeWebauthnChallenge } from "../../../../shared/db/webauthn";
+import { accountKeys, addKey, storedKey } from "../../../../shared/db/webauthn";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
@@ -15,7 +15,8 @@ import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { requireFreshSession } from "../fresh-session";
-import { keyView, refusal, rpOf, takeChallenge, userLabel } from "../webauthn-edge";
+import { changeBy } from "../session-context";
+import { answerOptions, keyView, refusal, rpOf, takeChallenge, userLabel } from "../webauthn-edge";
 import { CreationOptionsResult, KeyResult, RegisterBody } from "../webauthn-schemas";
 
 export const webauthnRegisterRoutes = routeGroup<AuthEnv>();
@@ -47,15 +48,7 @@ webauthnRegisterRoutes.openapi(
       userName: userLabel(await accountView(db, account)),
       exclude: (await accountKeys(db, account.id)).map(storedKey),
     });
-    await storeWebauthnChallenge(db, {
-      challenge: options.challenge,
-      purpose: "register",
-      accountId: account.id,
-      sessionId: session.id,
-      now,
-    });
-    c.header("Cache-Control", "no-store");
-    return c.json({ ok: true as const, options }, 200);
+    return answerOptions(c, options, { purpose: "register", accountId: account.id, sessionId: session.id, now });
   },
 );
 
@@ -99,7 +92,7 @@ webauthnRegisterRoutes.openapi(
     const name =
       body.name ??
       defaultKeyName({ deviceType: verdict.key.deviceType, attachment: body.response.authenticatorAttachment });
-    const row = await addKey(db, verdict.key, name, { accountId: session.accountId, sessionId: session.id, now });
+    const row = await addKey(db, verdict.key, name, changeBy(session, now));
     return c.json({ ok: true as const, key: keyView(row) }, 201);
   },
 );

@@ -2,7 +2,7 @@
 // "Make primary" and "Remove"; linking a Bitcoin address (sign a challenge of purpose link), an email (a code) or a
 // provider (a round trip that returns here). Each change goes through `sensitive` (re-authentication inline).
 import { h } from "../../../../../shared/browser/dom";
-import { api } from "../signin/api";
+import { api } from "../shared/api";
 import { byId, fitToContent } from "../signin/dom";
 import { sentenceFor, showError, showInfo } from "../signin/messages";
 import { confirmItIsYou, sensitive } from "./reauth";

@@ -3,8 +3,8 @@
 // (../shared/webauthn-client.ts) against the options this host made. Adding needs a fresh sudo_at, removing a fresh
 // step-up (or sudo for the last key): both through `sensitive`, which asks for the proof inline.
 import { h } from "../../../../../shared/browser/dom";
+import { api } from "../shared/api";
 import { type Answer, type Key, registerKey, renameKey } from "../shared/webauthn-client";
-import { api } from "../signin/api";
 import { byId } from "../signin/dom";
 import { showError, showInfo } from "../signin/messages";
 import { sentenceForKey } from "../signin/passkey";

@@ -1,7 +1,7 @@
 // The account log: every change to how this account is reached, newest first, with when and whether this browser's
 // session made it; "Older entries" pages on. Details are shown as the API gives them (never a secret there).
 import { h } from "../../../../../shared/browser/dom";
-import { api } from "../signin/api";
+import { api } from "../shared/api";
 import { byId } from "../signin/dom";
 import { when } from "./state";
 

@@ -4,8 +4,8 @@
 // this account's own identities). Once a proof is accepted (the cookie now carries a fresh claim) the action is
 // tried once more. A provider round trip leaves the page: it comes back to /account?done=reauth.
 import { h } from "../../../../../shared/browser/dom";
+import { type ApiResult, api } from "../shared/api";
 import { type Answer, stepUp } from "../shared/webauthn-client";
-import { type ApiResult, api } from "../signin/api";
 import { byId, fitToContent } from "../signin/dom";
 import { sentenceFor, showError, showInfo } from "../signin/messages";
 import { sentenceForKey } from "../signin/passkey";

@@ -1,7 +1,7 @@
 // The recovery address section: the address that can get this account back when every identity is lost (shown
 // with when it was proven), set or changed by a code sent to the new address, or removed; each with a fresh sudo_at
 // (through `sensitive`). The old address is told by mail; the page says so.
-import { api } from "../signin/api";
+import { api } from "../shared/api";
 import { byId } from "../signin/dom";
 import { sentenceFor, showError, showInfo } from "../signin/messages";
 import { sensitive } from "./reauth";

@@ -1,8 +1,8 @@
 // This browser's accounts: the active one (with "Sign out of this account") and the others of the roster, each
 // with "Sign out" (POST /api/auth/roster/signout). Signing out takes power away, so it needs no fresh proof.
 import { h } from "../../../../../shared/browser/dom";
+import { api } from "../shared/api";
 import { label } from "../signin/accounts";
-import { api } from "../signin/api";
 import { byId } from "../signin/dom";
 import { sentenceFor, showError, showInfo } from "../signin/messages";
 import { state } from "./state";

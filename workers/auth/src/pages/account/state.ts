@@ -1,22 +1,15 @@
 // What the account page knows of the active account, loaded from this host's API and reloaded after each change:
 // the account and this browser's roster, its identities, its security keys and its recovery address.
+
+import { api } from "../shared/api";
+import type { Key } from "../shared/webauthn-client";
 import type { Account } from "../signin/accounts";
-import { api } from "../signin/api";
 
 export interface Identity {
   kind: string;
   value: string;
   created_at: string;
   primary: boolean;
-}
-
-export interface Key {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-  device_type: string;
-  backed_up: boolean;
 }
 
 export interface Recovery {

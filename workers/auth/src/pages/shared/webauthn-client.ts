@@ -1,8 +1,9 @@
-// The browser half of hardware keys, for any page of this host (the sign-in page now, the account security page
-// later): options from this host's JSON API, the ceremony through @simplewebauthn/browser (which turns the JSON
-// options into navigator.credentials calls and the answer back into JSON), the answer posted back. Only one ceremony
-// runs at a time: starting one aborts the one in flight (the passkey autofill's, typically), which then reads as
-// `cancelled`. Answers keep the sign-in page's shape, so its messages turn a refusal into the table's sentence.
+// The browser half of hardware keys, for any page of this host (the sign-in page's passkey button, the account
+// security page's keys): options from this host's JSON API (./api.ts), the ceremony through @simplewebauthn/browser
+// (which turns the JSON options into navigator.credentials calls and the answer back into JSON), the answer posted
+// back. Only one ceremony runs at a time: starting one aborts the one in flight (the passkey autofill's, typically),
+// which then reads as `cancelled`. Answers are the API's, so the pages' messages turn a refusal into the table's
+// sentence.
 import {
   browserSupportsWebAuthn,
   browserSupportsWebAuthnAutofill,
@@ -10,6 +11,7 @@ import {
   startRegistration,
   WebAuthnError,
 } from "@simplewebauthn/browser";
+import { api } from "./api";
 
 /** Why the browser's side of a ceremony ended without an answer to post. */
 export type CeremonyFailure = "cancelled" | "unsupported" | "failed";
@@ -35,25 +37,6 @@ export interface Key {
   backed_up: boolean;
 }
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
-
-async function call<T>(method: Method, path: string, body?: unknown): Promise<Answer<T>> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: "same-origin",
-      ...(body !== undefined && { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    });
-  } catch {
-    return { ok: false, status: 0, reason: undefined };
-  }
-  const json: unknown = await res.json().catch(() => undefined);
-  if (res.ok && json !== undefined) return { ok: true, body: json as T };
-  const reason = typeof json === "object" && json !== null && "reason" in json ? json.reason : undefined;
-  return { ok: false, status: res.status, reason: typeof reason === "string" ? reason : undefined };
-}
-
 /** The browser's refusal as an answer: a dismissed prompt, a timeout or an abort is `cancelled`. */
 function ceremonyFailed(err: unknown): Answer<never> {
   if (err instanceof WebAuthnError && err.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
@@ -71,7 +54,7 @@ export const supportsAutofill = (): Promise<boolean> => browserSupportsWebAuthnA
 /** Registers a new key (or passkey) on the active account; `name` labels it. */
 export async function registerKey(name?: string): Promise<Answer<{ key: Key }>> {
   if (!supportsKeys()) return UNSUPPORTED;
-  const asked = await call<{ options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>(
+  const asked = await api<{ options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>(
     "POST",
     "/api/auth/webauthn/register/options",
   );
@@ -82,7 +65,7 @@ export async function registerKey(name?: string): Promise<Answer<{ key: Key }>> 
   } catch (err) {
     return ceremonyFailed(err);
   }
-  return call("POST", "/api/auth/webauthn/register", { response, ...(name && { name }) });
+  return api("POST", "/api/auth/webauthn/register", { response, ...(name && { name }) });
 }
 
 type RequestOptions = Parameters<typeof startAuthentication>[0]["optionsJSON"];
@@ -95,7 +78,7 @@ async function assert<T>(
   autofill: boolean,
 ): Promise<Answer<T>> {
   if (!supportsKeys()) return UNSUPPORTED;
-  const asked = await call<{ options: RequestOptions }>("POST", optionsPath);
+  const asked = await api<{ options: RequestOptions }>("POST", optionsPath);
   if (!asked.ok) return { ...asked, started: false };
   let response: Awaited<ReturnType<typeof startAuthentication>>;
   try {
@@ -103,7 +86,7 @@ async function assert<T>(
   } catch (err) {
     return ceremonyFailed(err);
   }
-  return call("POST", answerPath, { response, ...extra });
+  return api("POST", answerPath, { response, ...extra });
 }
 
 /**
@@ -119,16 +102,16 @@ export function stepUp(): Promise<Answer<{ step_up_at: string }>> {
   return assert("/api/auth/webauthn/stepup/options", "/api/auth/webauthn/stepup", {}, false);
 }
 
-export const listKeys = () => call<{ keys: Key[] }>("GET", "/api/auth/webauthn/credentials");
+export const listKeys = () => api<{ keys: Key[] }>("GET", "/api/auth/webauthn/credentials");
 
 export const renameKey = (id: string, name: string) =>
-  call<{ key: Key }>("PATCH", `/api/auth/webauthn/credentials/${encodeURIComponent(id)}`, { name });
+  api<{ key: Key }>("PATCH", `/api/auth/webauthn/credentials/${encodeURIComponent(id)}`, { name });
 
 /** Revokes a key; when the host asks for a step-up first, runs it and tries once more. */
 export async function revokeKey(id: string): Promise<Answer<{ ok: true }>> {
   const path = `/api/auth/webauthn/credentials/${encodeURIComponent(id)}`;
-  const first = await call<{ ok: true }>("DELETE", path);
+  const first = await api<{ ok: true }>("DELETE", path);
   if (first.ok || first.reason !== "step_up_required") return first;
   const stepped = await stepUp();
-  return stepped.ok ? call("DELETE", path) : stepped;
+  return stepped.ok ? api("DELETE", path) : stepped;
 }

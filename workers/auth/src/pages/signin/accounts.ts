@@ -1,6 +1,6 @@
 // The browser's accounts: who is signed in (by name, email or address, never a raw did), the roster with a switch
 // button each, and the sign-out buttons, shown only while someone is signed in.
-import { api } from "./api";
+import { api } from "../shared/api";
 import { byId } from "./dom";
 import { clearErrors, sentenceFor, showError } from "./messages";
 

@@ -1,7 +1,8 @@
 // Bitcoin sign-in by pasting a BIP-322 signature: ask this host for the message to sign (a challenge for this
 // origin), show it whole, and post the signature with the challenge's nonce.
+
+import { api } from "../shared/api";
 import type { AccountResult } from "./accounts";
-import { api } from "./api";
 import { byId, fitToContent } from "./dom";
 import { sentenceFor, showError, showInfo } from "./messages";
 import { type PageContext, signedIn } from "./signed-in";

@@ -1,6 +1,7 @@
 // Email sign-in: a six-digit code sent to the address, typed back here.
+
+import { api } from "../shared/api";
 import type { AccountResult } from "./accounts";
-import { api } from "./api";
 import { byId } from "./dom";
 import { sentenceFor, showError, showInfo } from "./messages";
 import { type PageContext, signedIn } from "./signed-in";

@@ -1,6 +1,6 @@
 // Provider sign-in: a button per configured provider, and the sentence for a provider sign-in that came back
 // refused or cancelled (the callback sends the browser here with `?error=<reason>`).
-import { api } from "./api";
+import { api } from "../shared/api";
 import { byId } from "./dom";
 import { sentenceFor, showError } from "./messages";
 import type { PageContext } from "./signed-in";

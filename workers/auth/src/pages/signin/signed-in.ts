@@ -1,7 +1,8 @@
 // The end of every sign-in path on the page: a sentence for a refusal, or "signed in as", earlier errors cleared,
 // and then the checked return_to (the server put it in the page) or the refreshed account list.
+
+import type { ApiResult } from "../shared/api";
 import { type AccountResult, label, refresh } from "./accounts";
-import type { ApiResult } from "./api";
 import { clearErrors, sentenceFor, showError, showInfo } from "./messages";
 
 export interface PageContext {

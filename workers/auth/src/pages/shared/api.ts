@@ -1,5 +1,5 @@
-// This host's JSON API as the page calls it: same-origin, JSON in and out, and a failure as its reason (or none,
-// when the network or the answer's body failed), which messages.ts turns into a sentence.
+// This host's JSON API as its pages call it: same-origin, JSON in and out, and a failure as its reason (or none,
+// when the network or the answer's body failed), which the sign-in page's messages.ts turns into a sentence.
 
 export type ApiResult<T> = { ok: true; body: T } | { ok: false; status: number; reason: string | undefined };
 

@@ -66,7 +66,7 @@ function generate({ id, config, iface }) {
       { cwd: dir, stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
     );
     // A Durable Object class is named through its own module, relative to the target (see CLASS_MODULES).
-    const generated = readFileSync(out, "utf8").replace(/import\("[^"]+"\)\.(\w+)/g, (whole, name) => {
+    const generated = readFileSync(out, "utf8").replace(/import\("[^"]+"\)\.(\w+)/g, (_whole, name) => {
       const module = CLASS_MODULES[name];
       if (!module) throw new Error(`no module known for the Durable Object class ${name}: add it to CLASS_MODULES`);
       const relative = path.relative(path.dirname(target), path.join(root, module));
@@ -94,4 +94,3 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (stale.length > 0) throw new CliError(`${stale.join(", ")} not current`, "run npm run types");
   });
 }
-

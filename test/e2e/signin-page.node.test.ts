@@ -8,6 +8,7 @@ import { Signer } from "bip322-js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
+import { pageErrors } from "../harness/browser-session";
 import { ensureChromium, launchChromium, startStack } from "../harness/browser-stack.mjs";
 import { startMail } from "../harness/mail-server.mjs";
 import { startOidc } from "../harness/oidc-server.mjs";
@@ -65,21 +66,10 @@ async function sentences(): Promise<Map<string, string>> {
   return new Map(body.reasons.map((entry) => [entry.reason, entry.message]));
 }
 
-/**
- * A fresh browser context's page, with every console error and uncaught exception collected. The browser's own
- * line for an API answer of 4xx ("Failed to load resource") is not the page's error: being signed out (401 from
- * /api/auth/me) and a refused signature are such answers, and what the page makes of them is asserted on screen.
- */
+/** A fresh browser context's page, with every console error and uncaught exception collected (pageErrors). */
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await (await (browser as Browser).newContext()).newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
-  page.on("console", (message) => {
-    if (message.type() !== "error") return;
-    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
-    errors.push(message.text());
-  });
-  return { page, errors };
+  return { page, errors: pageErrors(page) };
 }
 
 /** Whether an element is shown to a person (rendered, not hidden by `[hidden]` or CSS). */
@@ -214,7 +204,8 @@ describe("sign-in page", () => {
     await expect.poll(() => page.textContent("#providers-msg")).toBe(said.get("oauth_access_denied"));
     // The reason is taken out of the address bar: a reload does not say it again.
     expect(page.url()).toBe(`${ORIGIN}/signin`);
-    expect(await page.textContent("#active")).toBe("Not signed in.");
+    // The roster loads beside the provider's answer: "…" until it has.
+    await expect.poll(() => page.textContent("#active")).toBe("Not signed in.");
     await shot(page, "9-provider-cancelled");
     expect(errors).toEqual([]);
   }, 60_000);

@@ -171,6 +171,30 @@ describe("API tokens", () => {
     expect((await owner.call("DELETE", `/api/tokens/${id}`)).status).toBe(200);
   });
 
+  it("restoring a live token changes nothing: the token as it is, no secret, no log entry (found by the fuzzer)", async () => {
+    const { owner, projectId } = await ownerWithProject();
+    const created = await owner.call<{ token: { id: string }; secret: string }>("POST", "/api/tokens", {
+      project_id: projectId,
+      name: "live",
+    });
+    const id = created.body.token.id;
+    const logged = () =>
+      env.DB.prepare("SELECT COUNT(*) AS n FROM admin_log WHERE target_id = ?").bind(id).first<{ n: number }>();
+    const before = await logged();
+    const res = await owner.call<{ token: { revoked: boolean; name: string }; secret?: string }>(
+      "PATCH",
+      `/api/tokens/${id}`,
+      { revoked: false },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.token).toMatchObject({ revoked: false, name: "live" });
+    expect(res.body.secret).toBeUndefined();
+    expect(await logged()).toEqual(before);
+    const bot = new FleetClient();
+    bot.bearer = created.body.secret;
+    expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(200);
+  });
+
   it("a bearer token of project A sees nothing of project B", async () => {
     const a = await ownerWithProject("A");
     const b = await ownerWithProject("B");

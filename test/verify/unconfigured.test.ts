@@ -8,7 +8,7 @@ import type { VerifyBindings } from "../../workers/verify/src/env";
 describe("not configured: 503 with the table's reason", () => {
   it("no NOSTR_RELAYS: discover answers relays_not_configured", async () => {
     const res = await app.request(
-      "http://localhost:8787/api/discover?id=" + "a".repeat(64),
+      `http://localhost:8787/api/discover?id=${"a".repeat(64)}`,
       { headers: { "cf-connecting-ip": "192.0.2.250" } },
       { ...(env as unknown as VerifyBindings), NOSTR_RELAYS: "" },
     );

@@ -171,6 +171,9 @@ tokenRoutes.openapi(
         createdBy: ownerAddress(access),
       });
     }
+    // `revoked: false` on a live token changes nothing: the token as it is, and nothing written or logged.
+    if (Object.keys(changes).length === 0)
+      return c.json({ ok: true as const, token: tokenView(row, creatorRole, now) }, 200);
     await changeWithLog(access, access.db.update(apiTokens).set(changes).where(eq(apiTokens.id, row.id)), {
       eventType: "token.updated",
       targetId: row.id,

@@ -1,8 +1,10 @@
 // The verification API's three routes as OpenAPI definitions, without handlers or middleware: the verify worker
 // serves them (adding its rate limits and cache), and the auth host, which forwards them (DECISIONS 22), lists the
-// same definitions in its own document, so the two descriptions cannot drift apart.
+// same definitions in its own document, so the two descriptions cannot drift apart. All three are public reads that
+// any origin may call from a browser (shared/http/public-cors.ts); each says so in its description.
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, json, jsonRequest } from "../http/openapi";
+import { PUBLIC_CORS_NOTE } from "../http/public-cors";
 import {
   CheckQuery,
   CheckResult,
@@ -17,6 +19,7 @@ export const verifyRoute = createRoute({
   method: "post",
   path: "/api/verify",
   summary: "Verify a signed OC Attest attestation: canonical form, id, signature, network, policy and bond",
+  description: PUBLIC_CORS_NOTE,
   request: { body: jsonRequest(VerifyBody) },
   responses: {
     200: json(VerifyResult, "The verifier ran; ok says whether the attestation holds, codes say why"),
@@ -28,6 +31,7 @@ export const checkRoute = createRoute({
   method: "get",
   path: "/api/check",
   summary: "Check that a subject holds at least min_sats bonded for at least min_days",
+  description: PUBLIC_CORS_NOTE,
   request: { query: CheckQuery },
   responses: {
     200: json(CheckResult, "The verifier ran: ok true, or ok false with reasons"),
@@ -47,6 +51,7 @@ export const discoverRoute = createRoute({
   path: "/api/discover",
   summary:
     "List the verified attestation envelopes published for an address, attestation id or identity (most recent first)",
+  description: PUBLIC_CORS_NOTE,
   request: { query: DiscoverQuery },
   responses: {
     200: json(DiscoverResult, "count: envelopes returned (verified, at most limit); total: distinct envelopes sent"),

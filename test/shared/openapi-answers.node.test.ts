@@ -3,23 +3,19 @@
 // published, and each documented 2xx response schema — challenge, JWKS, verify, check, discover, reasons — compiled
 // with Ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1; installed beside the OpenAPI validator) must accept
 // what the host answered. The host forwards verify, check and discover, so those answers come from the verify worker.
-import { randomBytes } from "node:crypto";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { Signer } from "bip322-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { attestationId, createAttestationEnvelope } from "../../shared/attest";
 import { signedAttestations } from "../harness/attestations";
 import { startStack } from "../harness/browser-stack.mjs";
 import { startEsplora } from "../harness/esplora-server.mjs";
-import { attestationEvent } from "../harness/nostr-event.mjs";
 import { startRelay } from "../harness/nostr-relay.mjs";
+import { attestationEventOf, fundAddress } from "../helpers/bonded-attestation";
 
 const AUTH = "http://localhost:8827";
-const TIP = 900_000;
 
 type Json = Record<string, unknown>;
 interface OpenApiDocument {
@@ -114,20 +110,8 @@ describe("the auth host's documented 2xx schemas accept real answers", () => {
   it("verify, check and discover (forwarded to the verify worker) for a funded, published attestation", async () => {
     const a = signedAttestations().find((s) => s.name === "p2wpkh");
     if (!a) throw new Error("no p2wpkh fixture");
-    const put = (path: string, body: unknown) =>
-      fetch(`${esplora.url}${path}`, { method: "PUT", body: JSON.stringify(body) });
-    await put("/__admin/tip", { height: TIP, hash: "ab".repeat(32) });
-    const mined = { confirmed: true, block_height: TIP - 99, block_time: Math.floor(Date.now() / 1000) - 40 * 86400 };
-    await put(`/__admin/address/${a.address}/utxo`, [
-      { txid: randomBytes(32).toString("hex"), vout: 0, value: 150_000, status: mined },
-    ]);
-    const envelope = await createAttestationEnvelope({
-      message: a.message,
-      signature: a.signature,
-      scheme: "bip322",
-      attestationId: await attestationId(a.message),
-    });
-    await publish(attestationEvent(envelope, secp256k1.utils.randomSecretKey(), a.identities));
+    await fundAddress(esplora.url, a.address);
+    await publish(await attestationEventOf(a));
 
     const verified = await expectDocumented("post", "/api/verify", {
       addr: a.address,

@@ -8,7 +8,8 @@ import type { MiddlewareHandler } from "hono";
 export const CHECK_CACHE_SECONDS = 60;
 /** Answers an isolate keeps; the least recently used goes first. */
 export const ISOLATE_CACHE_ENTRIES = 1_000;
-const CACHED_AT = "x-oc-cached-at";
+/** The time an answer was stored, on the Cache API copy only (a hit carries X-Cache instead). */
+export const CACHED_AT = "x-oc-cached-at";
 
 export interface Kept {
   status: number;

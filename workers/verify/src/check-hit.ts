@@ -4,6 +4,7 @@
 // middleware chain and the header sets after it were a third of a hit's CPU (bench/README.md). Anything else, a
 // refusal included, goes to the router, which answers it as before: a refused client's book already says so, so the
 // router's 429 costs no second limiter call.
+import { PUBLIC_CORS_HEADERS } from "../../../shared/http/public-cors";
 import { ANSWER_SECURITY_HEADERS } from "../../../shared/http/security-headers";
 import type { Admission } from "../../../shared/rate-limit/lease";
 import { limitRequest, rateLimitPolicy, rateLimitValue, takeLeased } from "../../../shared/rate-limit/middleware";
@@ -37,7 +38,13 @@ export function answerKeptCheck(
 }
 
 /**
- * A kept answer's headers with the security headers and RateLimit-Policy added, made once per answer: a hit then
+ * What every hit adds to the kept answer's own headers, as the router's middleware would: the security headers and
+ * the public CORS headers (a copy kept from the Cache API may predate them).
+ */
+const HIT_HEADERS: readonly [string, string][] = [...ANSWER_SECURITY_HEADERS, ...PUBLIC_CORS_HEADERS];
+
+/**
+ * A kept answer's headers with HIT_HEADERS and RateLimit-Policy added, made once per answer: a hit then
  * sets one header, RateLimit (7.7 µs a Response in workerd, against 10.8 µs for four sets after the copy).
  */
 const answerHeaders = new WeakMap<Kept, Headers>();
@@ -46,16 +53,16 @@ function headersOf(kept: Kept): Headers {
   let headers = answerHeaders.get(kept);
   if (!headers) {
     headers = new Headers(kept.headers);
-    for (const [name, value] of ANSWER_SECURITY_HEADERS) headers.set(name, value);
+    for (const [name, value] of HIT_HEADERS) headers.set(name, value);
     headers.set("RateLimit-Policy", rateLimitPolicy(CHECK_LIMIT.rule));
     answerHeaders.set(kept, headers);
   }
   return headers;
 }
 
-/** The kept answer with the security headers and, unless the limiter failed open, the RateLimit headers. */
+/** The kept answer with HIT_HEADERS and, unless the limiter failed open, the RateLimit headers. */
 function answer(kept: Kept, admission: Admission | undefined): Response {
-  if (!admission) return keptResponse(kept, ANSWER_SECURITY_HEADERS);
+  if (!admission) return keptResponse(kept, HIT_HEADERS);
   const response = new Response(kept.body, { status: kept.status, headers: headersOf(kept) });
   response.headers.set("RateLimit", rateLimitValue(CHECK_LIMIT.rule, admission));
   return response;

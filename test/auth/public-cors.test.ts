@@ -1,0 +1,116 @@
+// Browsers as clients on the public host (issue 32): the verification API it forwards to the verify worker answers
+// any origin there too (errors and preflights included), while the host's own routes, which read or set the session
+// cookie, answer no CORS header at all and no permissive preflight.
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { app } from "../../workers/auth/src/app";
+import { VERIFY_PATHS } from "../../workers/auth/src/routes/verify-proxy";
+import { AUTH_ORIGIN, Browser, freshIp } from "../helpers/browser";
+import { getRoutes } from "../helpers/page-routes";
+import { newWallet } from "../helpers/wallet";
+
+const PAGE = "https://shop.example";
+const fromPage = (headers: Record<string, string> = {}) => ({
+  origin: PAGE,
+  "sec-fetch-site": "cross-site",
+  "cf-connecting-ip": freshIp(),
+  ...headers,
+});
+
+const accessControl = (headers: Headers) => [...headers].filter(([name]) => name.startsWith("access-control-"));
+
+/** Public documents without a cookie, permissive since before issue 32: the OpenAPI description and the JWKS. */
+const PUBLIC_DOCUMENTS = ["/api/openapi", "/api/auth/jwks", "/.well-known/jwks.json"];
+
+describe("the verification API through the auth host", () => {
+  it("GET /api/check and /api/discover, and POST /api/verify: readable answers, errors included", async () => {
+    const answers = [
+      await SELF.fetch(`${AUTH_ORIGIN}/api/check?addr=x`, { headers: fromPage() }),
+      // No relays behind this host's VERIFY in the auth project: the 503 is readable too.
+      await SELF.fetch(`${AUTH_ORIGIN}/api/discover?id=${"a".repeat(64)}`, { headers: fromPage() }),
+      await SELF.fetch(`${AUTH_ORIGIN}/api/verify`, {
+        method: "POST",
+        headers: fromPage({ "content-type": "application/json" }),
+        body: JSON.stringify({ addr: 1 }),
+      }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([400, 503, 400]);
+    for (const res of answers) {
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(res.headers.get("access-control-expose-headers")?.toLowerCase()).toContain("x-request-id");
+      expect(res.headers.get("x-request-id")).toBeTruthy();
+      expect(((await res.json()) as { reason: string }).reason).toMatch(
+        /^(invalid_query|relays_not_configured|invalid_body)$/,
+      );
+    }
+  });
+
+  it("a preflight for POST /api/verify answers 204 with its method and the content-type header", async () => {
+    const res = await SELF.fetch(`${AUTH_ORIGIN}/api/verify`, {
+      method: "OPTIONS",
+      headers: fromPage({ "access-control-request-method": "POST", "access-control-request-headers": "content-type" }),
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-methods")).toBe("POST");
+    expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toBe("content-type");
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});
+
+describe("the host's cookie routes answer no CORS", () => {
+  it("GET /api/auth/me with the session cookie, from another origin: no CORS header, so a page cannot read it", async () => {
+    const browser = new Browser();
+    expect((await browser.signIn(newWallet())).status).toBe(200);
+    const res = await browser.fetch("/api/auth/me", { headers: { origin: PAGE, "sec-fetch-site": "cross-site" } });
+    expect(res.status).toBe(200);
+    expect(accessControl(res.headers)).toEqual([]);
+    await res.arrayBuffer();
+  });
+
+  it("a preflight on a cookie route is not permissive", async () => {
+    for (const [path, method] of [
+      ["/api/auth/me", "GET"],
+      ["/api/auth/signin", "POST"],
+      ["/api/auth/switch", "POST"],
+      ["/api/auth/logout", "POST"],
+      ["/api/auth/roster/signout", "POST"],
+    ] as const) {
+      const res = await SELF.fetch(`${AUTH_ORIGIN}${path}`, {
+        method: "OPTIONS",
+        headers: fromPage({
+          "access-control-request-method": method,
+          "access-control-request-headers": "content-type",
+        }),
+      });
+      expect(res.status, path).not.toBe(204);
+      expect(accessControl(res.headers), path).toEqual([]);
+      await res.arrayBuffer();
+    }
+  });
+
+  it("every other route of the host, swept from its router: no CORS header on GET, no permissive preflight", async () => {
+    const paths = [...new Set(app.routes.map((r) => r.path))].filter((p) => !p.includes(":") && !p.includes("*"));
+    const gets = new Set(getRoutes(app));
+    let swept = 0;
+    const permissive = (p: string) => VERIFY_PATHS.some((v) => v === p) || PUBLIC_DOCUMENTS.includes(p);
+    for (const path of paths.filter((p) => !permissive(p))) {
+      swept += 1;
+      if (gets.has(path)) {
+        const res = await SELF.fetch(`${AUTH_ORIGIN}${path}`, { headers: fromPage(), redirect: "manual" });
+        expect(res.headers.get("access-control-allow-origin"), path).toBeNull();
+        await res.arrayBuffer();
+      }
+      const preflight = await SELF.fetch(`${AUTH_ORIGIN}${path}`, {
+        method: "OPTIONS",
+        headers: fromPage({ "access-control-request-method": "POST" }),
+      });
+      expect(preflight.status, path).not.toBe(204);
+      expect(accessControl(preflight.headers), path).toEqual([]);
+      await preflight.arrayBuffer();
+    }
+    expect(swept).toBeGreaterThan(20);
+  });
+});

@@ -4,6 +4,7 @@
 // The same check as `oc bundle verify` (shared/kit/envelopes/bundle.ts); this name stays for the README walk-through.
 //
 import { main } from "./kit/cli.mjs";
+import { loadKit } from "./kit/load.mjs";
 
 const USAGE = `Check a downloaded audit bundle offline: the manifest's signature, the sha256, every envelope again.
 
@@ -24,4 +25,4 @@ if (!args.some((a) => !a.startsWith("--"))) {
   console.error("error: no bundle file given; see --help");
   process.exit(2);
 }
-process.exitCode = await main(["bundle", "verify", ...args]);
+process.exitCode = await main(["bundle", "verify", ...args], { loadKit });

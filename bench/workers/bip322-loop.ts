@@ -5,7 +5,7 @@ import { hex } from "@scure/base";
 import { verifyMessageSignature } from "../../shared/bitcoin/bip322";
 import type { Secp256k1Backend } from "../../shared/bitcoin/curve";
 import { nobleSecp256k1 } from "../../shared/bitcoin/curve-noble";
-import { wasmSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
+import { defaultSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
 import { forgetUncompressedKeys } from "../../shared/bitcoin/secp256k1-wasm";
 
 interface Env {
@@ -22,7 +22,7 @@ interface Signed {
 }
 type Floor = Record<"digest" | "ecdsa" | "ecdsaKey" | "schnorr" | "schnorrKey" | "recoverable", string>;
 
-const curves: Record<string, () => Secp256k1Backend> = { wasm: wasmSecp256k1, noble: () => nobleSecp256k1 };
+const curves: Record<string, () => Secp256k1Backend> = { wasm: defaultSecp256k1, noble: () => nobleSecp256k1 };
 
 function floorOp(op: string, curve: Secp256k1Backend, hexes: Floor): (() => boolean) | undefined {
   const f = Object.fromEntries(Object.entries(hexes).map(([k, v]) => [k, hex.decode(v)])) as Record<

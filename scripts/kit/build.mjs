@@ -1,43 +1,41 @@
 #!/usr/bin/env node
-// `npm run build:kit` (also `prepare`): bundles the kit's entry points to plain ESM in .build/kit/ for sites and
-// packages that install this one (Node cannot import .ts; devDependencies such as esbuild are not installed
-// there). Dependencies (jose, hono, @scure/*, @noble/*) stay imports; types are the TypeScript sources.
-import { rmSync } from "node:fs";
+// `npm run build:kit` (also `prepare`, `pretest`, and the package's `prepack`): builds the integrator kit's package,
+// packages/kit (@open-oc/kit), from the sources the service imports (shared/kit/): one implementation. tsup bundles
+// each entry point to ESM with esbuild (the bundler the rest of the project uses) and writes one self-contained
+// `.d.ts` per entry (rollup-plugin-dts), so a site's compiler reads declarations only, never this repository's
+// sources under its own settings. Dependencies (jose, @scure/*, @noble/*) stay imports; hono is imported for types.
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
-import { nodeSecp256k1 } from "../lib/node-secp256k1.mjs";
+import { build } from "tsup";
+import { ENTRIES, nobleSecp256k1 } from "./entries.mjs";
 
 const root = path.join(import.meta.dirname, "..", "..");
-export const ENTRIES = {
-  consumer: "shared/kit/consumer/index.ts",
-  "consumer-hono": "shared/kit/consumer/hono.ts",
-  "consumer-node": "shared/kit/consumer/node.ts",
-  challenge: "shared/kit/challenge/index.ts",
-  stake: "shared/kit/stake/index.ts",
-  "stake-hono": "shared/kit/stake/hono.ts",
-  "stake-node": "shared/kit/stake/node.ts",
-  fresh: "shared/kit/fresh/index.ts",
-  "fresh-hono": "shared/kit/fresh/hono.ts",
-  "fresh-node": "shared/kit/fresh/node.ts",
-  webhooks: "shared/kit/webhooks/index.ts",
-  envelopes: "shared/kit/envelopes/index.ts",
-  node: "shared/kit/node-entry.ts",
-};
+const packageDir = path.join(root, "packages", "kit");
+/** The `oc` command line: bundled with the kit, no declarations. */
+const BIN = { oc: "packages/kit/src/oc.mjs" };
 
-// A clean folder: chunk names are content hashes, so old ones would pile up.
-rmSync(path.join(root, ".build", "kit"), { recursive: true, force: true });
+const version = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")).version;
+const absolute = (entries) =>
+  Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)]));
+
 await build({
-  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
-  outdir: path.join(root, ".build", "kit"),
-  outExtension: { ".js": ".mjs" },
-  bundle: true,
-  splitting: true,
-  format: "esm",
+  entry: absolute({ ...ENTRIES, ...BIN }),
+  outDir: path.join(packageDir, "dist"),
+  clean: true,
+  format: ["esm"],
+  outExtension: () => ({ js: ".js", dts: ".d.ts" }),
+  dts: { entry: absolute(ENTRIES) },
+  tsconfig: path.join(packageDir, "tsconfig.build.json"),
   platform: "neutral",
   target: "es2022",
-  packages: "external",
-  // The envelope kit verifies BIP-322 signatures (verifyBundle) for Node: libsecp256k1 from its bytes.
-  plugins: [nodeSecp256k1],
-  logLevel: "error",
+  splitting: true,
+  treeshake: false,
+  sourcemap: false,
+  // Nothing but the kit's own code in the bundles: every package import stays an import.
+  skipNodeModulesBundle: true,
+  esbuildPlugins: [nobleSecp256k1],
+  // `node:fs` stays `node:fs` in the command line (tsup would strip the prefix for old Node versions).
+  removeNodeProtocol: false,
+  silent: true,
 });
-console.log(`built .build/kit/{${Object.keys(ENTRIES).join(",")}}.mjs`);
+console.log(`built packages/kit/dist (@open-oc/kit ${version}): ${Object.keys({ ...ENTRIES, ...BIN }).join(", ")}`);

@@ -4,11 +4,9 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadKit } from "./load.mjs";
-import { restoreMain } from "./restore.mjs";
 import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
 
-export const USAGE = `oc — OrangeCheck-compatible envelope kit
+const BASE_USAGE = `oc — OrangeCheck-compatible envelope kit
 
   oc key new [--type p2wpkh|p2tr|p2pkh] [--network mainnet|testnet] [--out .oc/agent.json]
   oc key show --wif <WIF> [--type …]
@@ -32,9 +30,6 @@ export const USAGE = `oc — OrangeCheck-compatible envelope kit
   oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
                    [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
                    (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
-  oc restore <bundle.csv> --leaves <file> --checkpoint <note file> --fleet <origin> --name <name> --owner <address>
-                   [--jwks …] [--out <file.sql>] [--apply (--local | --remote) [--db oc-db] …]
-                   (rebuilds a project's registry in an empty database: see oc restore --help, docs/recovery.md)
 
 Envelope commands print the envelope JSON on stdout. Add --register (or use oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)
@@ -245,23 +240,35 @@ function networkHint(err, command, values) {
   return `could not reach ${host} (${code}); is the stack running (npm start)? or pass --fleet / --jwks`;
 }
 
-/** Runs one command; returns the exit code. `io` collects output (tests), default stdout/stderr. */
-export async function main(argv, io = { out: (s) => console.log(s), err: (s) => console.error(s) }) {
-  // Its own flags and help (an operator's command, not an envelope's): scripts/kit/restore.mjs.
-  if (argv[0] === "restore") return restoreMain(argv.slice(1), io);
+const STD_IO = { out: (s) => console.log(s), err: (s) => console.error(s) };
+
+/**
+ * Runs one command; returns the exit code. `loadKit` gives the kit (the package bundles it beside this file; a clone
+ * compiles the sources: scripts/kit/load.mjs). `commands` adds commands with their own flags and help (the
+ * repository's `oc restore`), each `{ run(argv, io), usage }`. `io` collects output (tests), default stdout/stderr.
+ */
+export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
+  const usage = [BASE_USAGE, ...Object.values(commands).map((c) => c.usage)].join("\n\n");
+  const extra = commands[argv[0]];
+  if (extra) return extra.run(argv.slice(1), io);
+  // A mistake is one line (STYLE: CLI commands fail in one human line); --help has the whole usage.
+  const mistake = (message) => {
+    io.err(`oc: ${message} (oc --help for usage)`);
+    return 2;
+  };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   } catch (err) {
-    io.err(`${err.message}\n\n${USAGE}`);
-    return 2;
+    return mistake(err.message);
   }
   const { values, positionals } = parsed;
   const [command, sub, ...rest] = positionals;
-  if (!command || values.help) {
-    io.out(USAGE);
-    return command || values.help ? 0 : 2;
+  if (values.help) {
+    io.out(usage);
+    return 0;
   }
+  if (!command) return mistake("name a command");
   try {
     const kit = await loadKit();
     if (command === "key") {
@@ -334,10 +341,7 @@ export async function main(argv, io = { out: (s) => console.log(s), err: (s) => 
     io.out(JSON.stringify(built.envelope, null, 2));
     return values.register ? await register(kit, built.envelope, values, io) : 0;
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.err(`${err.message}\n\n${USAGE}`);
-      return 2;
-    }
+    if (err instanceof UsageError) return mistake(err.message);
     io.err(`oc ${command}: ${networkHint(err, command, values) ?? err.message}`);
     return 1;
   }

@@ -1,22 +1,16 @@
-// Loads the kit's TypeScript for the Node scripts and the `oc` CLI: from the sources through esbuild in memory
-// when esbuild is installed (a clone), else from the bundle `npm run build:kit` wrote to .build/kit/ (a package that
-// installed this one from a tarball or git, where devDependencies are absent).
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// Loads the kit's TypeScript for the repository's Node scripts and its `oc` (scripts/oc.mjs): the sources compiled
+// in memory by esbuild, so a clone runs what it holds without a build. The package (@open-oc/kit) bundles the kit
+// beside its own `oc` instead (packages/kit/src/oc.mjs).
+import { importTs } from "../lib/import-ts.mjs";
 
-const BUILT = new URL("../../.build/kit/node.mjs", import.meta.url);
+const loaded = new Map();
+const load = (file) => {
+  if (!loaded.has(file)) loaded.set(file, importTs(file));
+  return loaded.get(file);
+};
 
-export async function loadKit() {
-  let esbuildAvailable = true;
-  try {
-    await import("esbuild");
-  } catch {
-    esbuildAvailable = false;
-  }
-  if (esbuildAvailable) {
-    const { importTs } = await import("../lib/import-ts.mjs");
-    return importTs("shared/kit/node-entry.ts");
-  }
-  if (existsSync(fileURLToPath(BUILT))) return import(BUILT.href);
-  throw new Error("the kit is not built: run `npm run build:kit` (needs esbuild) in the open-oc package");
-}
+/** The kit as the CLI and the scripts use it: consumer, envelopes, webhooks (shared/kit/node-entry.ts). */
+export const loadKit = () => load("shared/kit/node-entry.ts");
+
+/** The operator's restore (shared/audit/restore/), which reads the service's schema: not part of the package. */
+export const loadRestore = () => load("shared/audit/restore/index.ts");

@@ -5,8 +5,13 @@
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs, promisify } from "node:util";
-import { loadKit } from "./load.mjs";
+import { loadRestore } from "./load.mjs";
 import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
+
+/** What `oc --help` says of restore (its own --help says the rest). */
+export const RESTORE_SUMMARY = `  oc restore <bundle.csv> --leaves <file> --checkpoint <note file> --fleet <origin> --name <name> --owner <address>
+                   [--jwks …] [--out <file.sql>] [--apply (--local | --remote) [--db oc-db] …]
+                   (rebuilds a project's registry in an empty database: see oc restore --help, docs/recovery.md)`;
 
 export const RESTORE_USAGE = `oc restore — rebuild a project's registry from its audit bundle (docs/recovery.md)
 
@@ -123,7 +128,7 @@ export async function restoreMain(argv, io) {
       name,
       owner,
     };
-    const kit = await loadKit();
+    const kit = await loadRestore();
     const problem = kit.projectProblem(name, owner);
     if (problem) throw new UsageError(problem);
     const plan = await kit.planRestore(input);

@@ -8,7 +8,7 @@ import { toSpendHash } from "./bip322-sighash";
 import { verifySpend } from "./bip322-spend";
 import type { Secp256k1Backend } from "./curve";
 import { isCompactSignature, verifyLegacyP2pkh } from "./legacy";
-import { wasmSecp256k1 } from "./secp256k1-module";
+import { defaultSecp256k1 } from "./secp256k1-module";
 
 export type { BitcoinNetwork } from "./address";
 export { bip322MessageHash } from "./bip322-sighash";
@@ -51,7 +51,7 @@ const HEX_TEXT = /^[0-9a-fA-F]+$/;
 /** `curve` is for tests (the @noble/curves reference); the default is the isolate's libsecp256k1. */
 export function verifyMessageSignature(input: VerifyMessageInput, curve?: Secp256k1Backend): SigVerdict {
   // Outside the try: an unavailable curve must surface as an error, never as a verdict.
-  const backend = curve ?? wasmSecp256k1();
+  const backend = curve ?? defaultSecp256k1();
   try {
     return verify(input, backend);
   } catch {

@@ -16,7 +16,7 @@ type ModuleFromBytes = new (bytes: Uint8Array) => WebAssembly.Module;
 
 let instance: Secp256k1Backend | undefined;
 
-export function wasmSecp256k1(): Secp256k1Backend {
+export function defaultSecp256k1(): Secp256k1Backend {
   instance ??= instantiateSecp256k1(compile());
   return instance;
 }
@@ -26,8 +26,8 @@ function compile(): WebAssembly.Module {
   const builtin = process?.getBuiltinModule;
   if (!builtin) throw new Secp256k1UnavailableError("libsecp256k1: needs Node 20.16+ (process.getBuiltinModule)");
   try {
-    // Found through this package's own exports ("open-oc/secp256k1.wasm"), which resolve from any file inside it:
-    // this source, the kit's bundles in .build/kit/ (also where a site installed the package), the scripts' bundles.
+    // Found through the repository's own exports ("open-oc/secp256k1.wasm"), which resolve from any file inside it:
+    // this source and the scripts' in-memory bundles. (The kit's package verifies with @noble/curves instead.)
     const path = builtin("node:module")
       .createRequire(import.meta.url)
       .resolve("open-oc/secp256k1.wasm");

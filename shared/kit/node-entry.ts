@@ -1,7 +1,5 @@
-// Everything the `oc` CLI and the Node scripts use from the kit, as one module (scripts/kit/load.mjs imports it).
-
-// Operator tooling, not part of any published kit entry: `oc restore` (docs/recovery.md).
-export * from "../audit/restore/index";
+// Everything the `oc` CLI and the Node scripts use from the kit, as one module (scripts/kit/load.mjs compiles it in a
+// clone; the package bundles it into its own `oc`).
 export * from "./consumer/index";
 export * from "./envelopes/index";
 export * from "./webhooks/index";

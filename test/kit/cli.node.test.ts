@@ -105,11 +105,13 @@ describe("oc CLI", () => {
     expect(parsedPledge.ok && verifyPledgeSignature(parsedPledge).ok).toBe(true);
   }, 60_000);
 
-  it("answers usage errors with exit 2 and the usage text", async () => {
+  it("answers usage errors with exit 2 in one line; --help has the usage", async () => {
     const missing = await oc("delegate", "--wif", "x");
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("--agent is required");
-    expect((await oc("frobnicate")).code).toBe(2);
+    expect(missing.stderr.trim()).toBe("oc: --agent is required (oc --help for usage)");
+    const unknown = await oc("frobnicate");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
     expect((await oc("--help")).stdout).toContain("oc bundle verify");
     const badWif = await oc("revoke", "--wif", "nope", "--delegation", "a".repeat(64));
     expect(badWif.code).toBe(1);

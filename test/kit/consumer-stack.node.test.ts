@@ -8,12 +8,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Signer } from "bip322-js";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateSigningJwk } from "../../scripts/dev-keys.mjs";
-import { generateSigningWif } from "../../scripts/wif.mjs";
 import { createSessionVerifier, type SessionVerifier } from "../../shared/kit/consumer/session-verifier";
 import { oc } from "../helpers/oc-cli";
+import { signInWithBip322 } from "../helpers/stack-signin";
 
 const ROOT = path.join(import.meta.dirname, "../..");
 const AUTH = "http://localhost:8817";
@@ -66,29 +65,7 @@ async function startStack(extra: Record<string, string>): Promise<{ stop(): Prom
   }
 }
 
-/** A BIP-322 sign-in with a fresh key, as a wallet and a browser do; returns the oc_session value. */
-async function signIn(): Promise<{ cookie: string; didOc: string; wif: string }> {
-  const key = generateSigningWif(undefined, "p2wpkh");
-  const query = new URLSearchParams({ addr: key.address, audience: AUTH, purpose: "login" });
-  const challenge = (await (await fetch(`${AUTH}/api/challenge?${query}`)).json()) as {
-    message: string;
-    nonce: string;
-  };
-  const res = await fetch(`${AUTH}/api/auth/signin`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
-    body: JSON.stringify({
-      address: key.address,
-      message: challenge.message,
-      signature: Signer.sign(key.wif, key.address, challenge.message),
-      nonce: challenge.nonce,
-    }),
-  });
-  const body = (await res.json()) as { account?: { did_oc: string } };
-  const cookie = /^oc_session=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-  if (res.status !== 200 || !cookie || !body.account) throw new Error(`sign-in failed: ${res.status}`);
-  return { cookie, didOc: body.account.did_oc, wif: key.wif };
-}
+const signIn = () => signInWithBip322(AUTH);
 
 const kidOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString()) as { kid: string }).kid;

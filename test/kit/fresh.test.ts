@@ -182,7 +182,7 @@ describe("the middlewares (thin adapters on the same core)", () => {
     expect(await (await app.request("/account/page")).json()).toEqual({ fresh: false, reason: "no_session" });
   });
 
-  it("Node (Express-style): sets req.fresh, answers a refusal itself; optional lets every request through", async () => {
+  it("Node (Express-style): sets req.freshness, answers a refusal itself; optional lets every request through", async () => {
     const options = { verifier, now: clock, maxAge: 120 };
     const stale = { headers: { cookie: `oc_session=${await token({ sudo: NOW, stepUp: NOW - 120 })}` } };
     const refused = await runNodeMiddleware(nodeStepUp(options), stale);
@@ -193,17 +193,28 @@ describe("the middlewares (thin adapters on the same core)", () => {
       detail: "step_up_at must be within the last 120 s (it is 120 s old)",
       max_age: 120,
     });
-    expect((stale as FreshRequestLike).fresh).toMatchObject({ ok: false, reason: "step_up_required" });
+    expect((stale as FreshRequestLike).freshness).toMatchObject({ ok: false, reason: "step_up_required" });
 
     const anonymous = await runNodeMiddleware(nodeStepUp(options), { headers: {} });
     expect([anonymous.res.statusCode, JSON.parse(anonymous.res.body).reason]).toEqual([401, "no_session"]);
 
     const optional: FreshRequestLike = { headers: stale.headers };
     expect((await runNodeMiddleware(nodeStepUp({ ...options, optional: true }), optional)).next).toBe(true);
-    expect(optional.fresh?.ok).toBe(false);
+    expect(optional.freshness?.ok).toBe(false);
 
     const good: FreshRequestLike = { headers: { authorization: `Bearer ${await token({ stepUp: NOW - 119 })}` } };
     expect((await runNodeMiddleware(nodeStepUp(options), good)).next).toBe(true);
-    expect(good.fresh).toMatchObject({ ok: true, session: { step_up_at: NOW - 119 } });
+    expect(good.freshness).toMatchObject({ ok: true, session: { step_up_at: NOW - 119 } });
+  });
+
+  it("Node: a decision that cannot be set on the request goes to next(err), never a request left hanging", async () => {
+    // As Express's own `req.fresh`: a getter only, so assigning it throws (what the fixture project found).
+    const owned = { headers: { authorization: `Bearer ${await token({ stepUp: NOW })}` } };
+    Object.defineProperty(owned, "freshness", { get: () => undefined });
+    const response = { statusCode: 200, setHeader: () => undefined, end: () => undefined };
+    const passed = await new Promise((resolve) =>
+      nodeStepUp({ verifier, now: clock, maxAge: 120 })(owned, response, resolve),
+    );
+    expect(passed).toBeInstanceOf(TypeError);
   });
 });

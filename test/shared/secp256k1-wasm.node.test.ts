@@ -9,9 +9,9 @@ const loader = vi.hoisted(() => ({ fail: false }));
 vi.mock("../../shared/bitcoin/secp256k1-module.node.ts", async (original) => {
   const real = await original<typeof import("../../shared/bitcoin/secp256k1-module.node")>();
   return {
-    wasmSecp256k1: () => {
+    defaultSecp256k1: () => {
       if (loader.fail) throw new Secp256k1UnavailableError("libsecp256k1 (WebAssembly) could not be read or compiled");
-      return real.wasmSecp256k1();
+      return real.defaultSecp256k1();
     },
   };
 });

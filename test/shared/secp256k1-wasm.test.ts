@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { nobleSecp256k1 as noble } from "../../shared/bitcoin/curve-noble";
 import { CURVE_ORDER, HALF_ORDER } from "../../shared/bitcoin/ecdsa";
 import { sha256, sha256d, utf8 } from "../../shared/bitcoin/hash";
-import { wasmSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
+import { defaultSecp256k1 } from "../../shared/bitcoin/secp256k1-module";
 import {
   forgetUncompressedKeys,
   instantiateSecp256k1,
@@ -32,7 +32,7 @@ const maybeFlip = (data: Uint8Array, flip: { at: number; mask: number } | null) 
 const flip = fc.option(fc.record({ at: fc.nat(), mask: fc.integer({ min: 1, max: 255 }) }));
 
 describe("libsecp256k1 (WebAssembly) against @noble/curves", () => {
-  const wasm = wasmSecp256k1();
+  const wasm = defaultSecp256k1();
 
   it("the order constants the DER checks use are the curve's", () => {
     expect(BigInt(`0x${hex.encode(CURVE_ORDER)}`)).toBe(N);

@@ -1,6 +1,8 @@
 // The challenge flow against an auth host (GET then POST /api/challenge), the I/O around ./read: ask for a
 // challenge, have the wallet sign `message`, submit it. Works against this host and against hosts that send
 // `expiresAt` as unix milliseconds. Runs in Workers, Node 18+, Deno and browsers (fetch only).
+
+import { kitHeaders } from "../version";
 import { type IssuedChallenge, readChallenge, readVerifiedChallenge, type VerifiedChallenge } from "./read";
 
 export interface ChallengeClientOptions {
@@ -36,7 +38,7 @@ async function call(
   try {
     res = await fetchImpl(new URL(path, options.origin), {
       ...init,
-      headers: { accept: "application/json", ...(init?.body && { "content-type": "application/json" }) },
+      headers: kitHeaders({ accept: "application/json", ...(init?.body && { "content-type": "application/json" }) }),
       signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
   } catch (err) {

@@ -1,5 +1,7 @@
 // Consumer-site session verification (issue 8, part 1): the verifier and freshness helpers. The middlewares are
 // separate entry points (./hono, ./node) so a Node site does not load Hono and a Worker does not load the other.
+
+export { KIT_USER_AGENT, KIT_VERSION } from "../version";
 export {
   createSessionVerifier,
   DEFAULT_CACHE_TTL_MS,

@@ -9,6 +9,7 @@ import { decodeProtectedHeader } from "jose";
 import { MAX_SESSION_COOKIES, readSessionCookies } from "../../auth/cookie";
 import { type SessionClaims, verifySessionTokenWithKey } from "../../auth/session-token";
 import { importVerifyKey, type PublicJwk, sessionKeysOf } from "../../crypto/signing-key";
+import { kitHeaders } from "../version";
 
 export type { DisplayIdentity, DisplayIdentityKind, SessionClaims } from "../../auth/session-token";
 
@@ -161,7 +162,7 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
   async function readOnce(): Promise<boolean> {
     try {
       const res = await fetchImpl(jwksUrl, {
-        headers: { accept: "application/json" },
+        headers: kitHeaders({ accept: "application/json" }),
         signal: AbortSignal.timeout(timeout),
       });
       if (!res.ok) return false;

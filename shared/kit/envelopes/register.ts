@@ -1,5 +1,6 @@
 // Registering a signed envelope with a fleet registry under a project API token (`ock_…`): the route is chosen by
 // the envelope's kind; the answer is the registry's own ({ok:true, …} with 201, or {ok:false, reason, detail}).
+import { kitHeaders } from "../version";
 
 export const ENVELOPE_ROUTES = {
   "agent-delegation": "/api/delegations",
@@ -40,7 +41,7 @@ export async function registerEnvelope(envelope: object, options: RegisterOption
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const res = await doFetch(`${options.fleet.replace(/\/$/, "")}${registrationPath(envelope)}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
+    headers: kitHeaders({ authorization: `Bearer ${options.token}`, "content-type": "application/json" }),
     body: JSON.stringify({ project_id: options.project, envelope }),
   });
   let body: Registration["body"];

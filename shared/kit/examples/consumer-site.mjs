@@ -6,8 +6,8 @@
 //   GET /private   401 {ok:false, reason:"not_authenticated"} unless signed in
 //   GET /sudo      403 unless the sign-in (sudo_at) is at most 5 minutes old
 import http from "node:http";
-import { createSessionVerifier, isSudo } from "open-oc/kit/consumer";
-import { withSession } from "open-oc/kit/consumer/node";
+import { createSessionVerifier, isSudo } from "@open-oc/kit/consumer";
+import { withSession } from "@open-oc/kit/consumer/node";
 
 const AUTH_ORIGIN = process.env.AUTH_ORIGIN ?? "http://localhost:8787";
 // One verifier for the process: it holds the JWKS cache.

@@ -3,7 +3,7 @@
 // signatures and the ±300 s window with the kit, skips redeliveries by idempotency key, answers 2xx fast.
 //   WEBHOOK_SECRET=whsec_… PORT=8792 node shared/kit/examples/webhook-receiver.mjs
 import http from "node:http";
-import { MemoryIdempotencyStore, verifyWebhook } from "open-oc/kit/webhooks";
+import { MemoryIdempotencyStore, verifyWebhook } from "@open-oc/kit/webhooks";
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) throw new Error("set WEBHOOK_SECRET to the endpoint's whsec_… secret");

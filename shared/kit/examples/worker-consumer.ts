@@ -1,6 +1,6 @@
 // A consumer site on Cloudflare Workers with Hono (docs/kit.md): the verifier at module scope (one JWKS cache per
-// isolate), required sessions on /account/*, an optional one on /. In a package that installed open-oc, import
-// from "open-oc/kit/consumer" and "open-oc/kit/consumer/hono" instead of the relative paths.
+// isolate), required sessions on /account/*, an optional one on /. In a project that installed @open-oc/kit, import
+// from "@open-oc/kit/consumer" and "@open-oc/kit/consumer/hono" instead of the relative paths.
 import { Hono } from "hono";
 import { createSessionVerifier, isSteppedUp } from "../consumer";
 import { ocSession, type SessionVariables } from "../consumer/hono";

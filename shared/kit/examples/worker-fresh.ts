@@ -1,6 +1,6 @@
 // Sensitive routes on Cloudflare Workers with Hono (docs/kit.md, "Freshness gate"): deleting the account needs a
-// sign-in or re-authentication within 10 minutes, a payout a hardware key within 5. In a package that installed
-// open-oc, import from "open-oc/kit/consumer" and "open-oc/kit/fresh/hono".
+// sign-in or re-authentication within 10 minutes, a payout a hardware key within 5. In a project that installed
+// @open-oc/kit, import from "@open-oc/kit/consumer" and "@open-oc/kit/fresh/hono".
 import { Hono } from "hono";
 import { createSessionVerifier } from "../consumer";
 import { type FreshVariables, requireFresh, requireStepUp } from "../fresh/hono";

@@ -1,5 +1,5 @@
 // A stake-gated area on Cloudflare Workers with Hono (docs/kit.md, "Stake gate"): members must hold 100,000 sats
-// bonded for 30 days. In a package that installed open-oc, import from "open-oc/kit/stake/hono".
+// bonded for 30 days. In a project that installed @open-oc/kit, import from "@open-oc/kit/stake/hono".
 import { Hono } from "hono";
 import { requireStake, type StakeVariables } from "../stake/hono";
 

@@ -1,6 +1,6 @@
 // A webhook subscriber on Cloudflare Workers (docs/kit.md): receiveWebhook verifies the raw bytes, dedupes by
-// idempotency key in a KV namespace, runs the handler and marks the key only when it succeeded. In a package that
-// installed open-oc, import from "open-oc/kit/webhooks".
+// idempotency key in a KV namespace, runs the handler and marks the key only when it succeeded. In a project that
+// installed @open-oc/kit, import from "@open-oc/kit/webhooks".
 import { kvIdempotencyStore, receiveWebhook } from "../webhooks";
 
 interface Env {

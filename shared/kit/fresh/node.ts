@@ -1,6 +1,8 @@
 // requireFresh and requireStepUp for Node: Express/Connect middleware `(req, res, next)` on the core gate; sets
-// `req.fresh` (the decision). Refusals answer 401/403 `{ok:false, reason, detail, max_age?}` unless `optional`. For
-// plain `node:http` or any other framework, call the core gate (`open-oc/kit/fresh`) and act on its decision.
+// `req.freshness` (the decision). Not `req.fresh`: Express defines that as a getter (its HTTP cache check, which
+// `res.send` reads to answer 304), so assigning it throws. Refusals answer 401/403 `{ok:false, reason, detail,
+// max_age?}` unless `optional`. For plain `node:http` or any other framework, call the core gate
+// (`@open-oc/kit/fresh`) and act on its decision.
 // Typed structurally, so it needs neither @types/node nor @types/express.
 import type { HeaderSource } from "../consumer/session-verifier";
 import { type FreshDecision, refusal } from "./decision";
@@ -14,7 +16,8 @@ import {
 
 export interface FreshRequestLike {
   headers: HeaderSource;
-  fresh?: FreshDecision;
+  /** `| undefined` too: an app's own `freshness?: FreshDecision | undefined` (exactOptionalPropertyTypes) fits. */
+  freshness?: FreshDecision | undefined;
 }
 
 export interface FreshResponseLike {
@@ -31,14 +34,18 @@ type Middleware = (req: FreshRequestLike, res: FreshResponseLike, next: (err?: u
 
 function middleware(gate: FreshGate, optional: boolean): Middleware {
   return (req, res, next) => {
-    gate(req).then((decision) => {
-      req.fresh = decision;
-      if (decision.ok || optional) return next();
-      const { status, headers, body } = refusal(decision);
-      res.statusCode = status;
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.end(JSON.stringify(body));
-    }, next);
+    gate(req)
+      .then((decision) => {
+        req.freshness = decision;
+        if (decision.ok || optional) return next();
+        const { status, headers, body } = refusal(decision);
+        res.statusCode = status;
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        res.end(JSON.stringify(body));
+      })
+      // A decision that cannot be applied (a framework that owns the property, a closed response) is the app's
+      // error: passed on, never a request left unanswered.
+      .catch(next);
   };
 }
 

@@ -3,6 +3,7 @@
 // gate's thresholds, keep each verdict for the API's own 60 s, and decide (./decision). Fails closed: anything but
 // a verdict is `check_unavailable`, and is never cached. Runs in Workers, Node 18+, Deno (fetch and WebCrypto only).
 import { createSessionVerifier, type HeaderSource, type SessionVerifier } from "../consumer/session-verifier";
+import { kitHeaders } from "../version";
 import { type CheckAnswer, checkPath, decide, readCheckAnswer, type StakeDecision, sessionAddress } from "./decision";
 
 export interface StakeGateOptions {
@@ -67,7 +68,7 @@ export function requireStake(options: StakeGateOptions): StakeGate {
   async function ask(address: string, path: string): Promise<CheckAnswer> {
     try {
       const res = await fetchImpl(new URL(path, checkOrigin), {
-        headers: { accept: "application/json" },
+        headers: kitHeaders({ accept: "application/json" }),
         signal: AbortSignal.timeout(timeout),
       });
       const body: unknown = await res.json().catch(() => undefined);

@@ -1,0 +1,1 @@
+export function measure(entry: string, options: { withDependencies: boolean }): Promise<{ min: number; gzip: number }>;

@@ -103,6 +103,8 @@ export default defineConfig(async () => {
     BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
     AUTH_PUBLIC_KEYS: JSON.stringify([signingPublic, retiredPublic]),
     FLEET_SIGNING_KEY: JSON.stringify(fleetKey),
+    /** No log integration by alarm during a test: tests integrate when they mean to (test/helpers/log.ts). */
+    LOG_CHECKPOINT_INTERVAL_MS: "3600000",
     /** Signs cookies with the rotated key (test/fleet/session-key-rotation.test.ts). */
     TEST_ROTATED_SIGNING_KEY: JSON.stringify(rotatedKey),
   };

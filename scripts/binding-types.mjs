@@ -29,6 +29,7 @@ const WORKERS = [
 const CLASS_MODULES = {
   RateLimiter: "shared/rate-limit/rate-limiter",
   WebhookDispatcher: "workers/fleet/src/durable-objects/webhook-dispatcher",
+  LogIntegrator: "workers/fleet/src/durable-objects/log-integrator",
 };
 
 const USAGE = `Generate the workers' binding types from their wrangler.toml files.

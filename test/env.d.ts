@@ -22,6 +22,10 @@ declare global {
       WEBHOOK_DISPATCHER: DurableObjectNamespace<
         import("../workers/fleet/src/durable-objects/webhook-dispatcher").WebhookDispatcher
       >;
+      /** fleet project: each project's log integrator (docs/log.md). */
+      LOG_INTEGRATOR: DurableObjectNamespace<
+        import("../workers/fleet/src/durable-objects/log-integrator").LogIntegrator
+      >;
       NOSTR_RELAYS?: string;
       /** fleet project: the loopback Stripe and BTCPay Server APIs (test/harness/stripe-server.mjs, btcpay-server.mjs). */
       STRIPE_API_BASE?: string;

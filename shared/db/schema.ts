@@ -247,6 +247,35 @@ export const logLeaves = sqliteTable(
   ],
 );
 
+/**
+ * Each project's log as C2SP tlog-tiles (issue 29; docs/log.md): one row per tile, holding its current content
+ * (base64 of `width` × 32 bytes; a narrower width of the same tile is a prefix of it, so one row serves every
+ * partial form, and a full tile's row never changes again). Written only by the project's log integrator
+ * (durable-objects/log-integrator.ts), never by a registration.
+ */
+export const logTiles = sqliteTable(
+  "log_tiles",
+  {
+    projectId: text("project_id").notNull(),
+    level: integer("level").notNull(),
+    idx: integer("idx").notNull(),
+    hashes: text("hashes").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.level, t.idx] })],
+);
+
+/**
+ * Each project's integrated log: the size the tiles cover, its root (base64) and the checkpoint the integrator
+ * signed for it (C2SP signed note, served as is). No row: the empty log.
+ */
+export const logState = sqliteTable("log_state", {
+  projectId: text("project_id").primaryKey(),
+  size: integer("size").notNull(),
+  root: text("root").notNull(),
+  checkpoint: text("checkpoint").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 /** One row per completed audit export: its counts and digest (GET /api/audit/bundles). */
 export const auditBundles = sqliteTable(
   "audit_bundles",

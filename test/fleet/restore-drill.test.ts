@@ -19,7 +19,7 @@ import { reconcile } from "../../workers/fleet/src/cron";
 import type { FleetBindings } from "../../workers/fleet/src/env";
 import { action, delegation, HOUR_MS, keptOutcome, pledge, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
-import { loggedProject } from "../helpers/log";
+import { integrateLog, loggedProject } from "../helpers/log";
 import { newWallet } from "../helpers/wallet";
 
 /** The fleet's host, as it names its checkpoints: the restore's trusted input, as --fleet gives it to the CLI. */
@@ -36,7 +36,9 @@ async function storedRows(projectId: string) {
   return results.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !NOT_RESTORED.includes(key))));
 }
 
+/** The checkpoint once the project's integrator has caught up with its leaves (a restored log's too). */
 async function checkpointOf(owner: FleetClient, projectId: string) {
+  await integrateLog(projectId);
   const key = parseVerifierKey((await owner.call<{ verifier_key: string }>("GET", "/api/log/key")).body.verifier_key);
   const res = await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`);
   const note = await res.text();
@@ -92,8 +94,8 @@ describe("restore drill", () => {
 
     // Export: what an operator keeps (docs/recovery.md), checked with the kit as `oc bundle verify` checks it.
     const bundle = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
-    const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
     const original = await checkpointOf(owner, projectId);
+    const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
     expect(original.checkpoint?.size).toBe(14);
     const verified = await verifyBundle(bundle, JWKS);
     expect(verified).toMatchObject({ ok: true, checked: 14 });
@@ -112,7 +114,17 @@ describe("restore drill", () => {
 
     // Wipe: the project is gone from D1, as after a lost database or a bad migration.
     await env.DB.batch(
-      ["envelopes", "log_leaves", "members", "audit_bundles", "admin_log", "outbox", "projects"].map((table) =>
+      [
+        "envelopes",
+        "log_leaves",
+        "log_tiles",
+        "log_state",
+        "members",
+        "audit_bundles",
+        "admin_log",
+        "outbox",
+        "projects",
+      ].map((table) =>
         env.DB.prepare(`DELETE FROM ${table} WHERE ${table === "projects" ? "id" : "project_id"} = ?`).bind(projectId),
       ),
     );
@@ -161,8 +173,10 @@ describe("restore drill", () => {
 
   it("refuses leaves older than the export, another project's checkpoint, an owner that is no address", async () => {
     const { owner, projectId, register } = await loggedProject(2);
-    const leavesOf = async () =>
-      (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
+    const leavesOf = async () => {
+      await integrateLog(projectId);
+      return (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
+    };
     const early = await leavesOf();
     const earlyCheckpoint = (await checkpointOf(owner, projectId)).note;
     await register();

@@ -1,5 +1,7 @@
 // A project with a log to read: its owner registers a delegation and `actions` actions through the API (each 201);
-// `register` adds one more action.
+// `register` adds one more action. `integrateLog` runs the project's log integrator now, as its alarm would within
+// a second (docs/log.md), so a test reads a checkpoint that covers what it registered.
+import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { action, delegation } from "./envelopes";
 import { signedIn } from "./fleet";
@@ -23,4 +25,9 @@ export async function loggedProject(actions: number) {
   };
   for (let i = 0; i < actions; i++) await register();
   return { owner, projectId, register };
+}
+
+/** Integrates every waiting leaf of the project's log now (the integrator's alarm does it within a second). */
+export function integrateLog(projectId: string) {
+  return env.LOG_INTEGRATOR.get(env.LOG_INTEGRATOR.idFromName(projectId)).integrateNow(projectId);
 }

@@ -188,6 +188,16 @@ describe("consumer verifier against the running auth host", () => {
       writeFileSync(out, await (await fetch(`${FLEET}${route}`, { headers: bearer })).text());
       return out;
     };
+    // The project's log integrator signs a checkpoint within a second of the registrations (docs/log.md).
+    await expect
+      .poll(
+        async () =>
+          (
+            await (await fetch(`${FLEET}/api/log/checkpoint?project_id=${projectId}`, { headers: bearer })).text()
+          ).split("\n")[1],
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBe("2");
     const csv = await fetched(`/api/audit/export?project_id=${projectId}&format=csv`, "bundle.csv");
     const leaves = await fetched(`/api/log/leaves?project_id=${projectId}`, "leaves.json");
     const checkpoint = await fetched(`/api/log/checkpoint?project_id=${projectId}`, "checkpoint.txt");

@@ -17,7 +17,8 @@ function answered(app: Router): Set<string> {
   const out = new Set<string>();
   for (const { method, path } of app.routes) {
     if (method === "ALL" && path.includes("*")) continue;
-    out.add(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
+    // A parameter with a pattern (`:tile_path{.+}`: a log tile's path spans segments) is documented by its name.
+    out.add(`${method} ${path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}")}`);
   }
   return out;
 }

@@ -59,7 +59,7 @@ export function actorOf(caller: Caller): Actor {
 export async function projectAccess(
   c: Context<FleetEnv>,
   projectId: string,
-  options: { write?: boolean } = {},
+  options: { write?: boolean; spend?: boolean } = {},
 ): Promise<Access> {
   const caller = requireCaller(c);
   const db = orm(c.env.DB);
@@ -88,6 +88,7 @@ export async function projectAccess(
   }
   if (!role || !project) throw new AppError("not_found");
   noteProject(c, projectId);
-  await takeProjectToken(c, projectId, caller);
+  // `spend: false`: a route with a bucket of its own (the log's tiles: one primary-key read each).
+  if (options.spend !== false) await takeProjectToken(c, projectId, caller);
   return { caller, project, role, actor: actorOf(caller), db };
 }

@@ -12,6 +12,7 @@ import { securityHeaders } from "../../../shared/http/security-headers";
 import { hasBearer, identifyCaller } from "./caller";
 import { hasCredential } from "./credential";
 import type { FleetEnv } from "./env";
+import { integrateAfterWrite } from "./log/after-write";
 import { loggedCaller } from "./log-caller";
 import { confirmRefusedAccess } from "./registry/intake";
 import { adminLogRoutes } from "./routes/admin-log";
@@ -24,6 +25,7 @@ import { cronRoutes } from "./routes/cron";
 import { dashboardRoutes } from "./routes/dashboard";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { logRoutes } from "./routes/log";
+import { logTileRoutes } from "./routes/log-tiles";
 import { memberRoutes } from "./routes/members";
 import { pledgeResolutionRoutes } from "./routes/pledge-resolutions";
 import { pledgeRoutes } from "./routes/pledges";
@@ -51,6 +53,7 @@ app.use(
 app.use("/api/*", identifyCaller);
 app.use("/api/*", confirmRefusedAccess);
 app.use("/api/*", dispatchAfterWrite);
+app.use("/api/*", integrateAfterWrite);
 for (const group of [
   publicRoutes,
   projectRoutes,
@@ -65,6 +68,7 @@ for (const group of [
   projectPledgeRoutes,
   envelopeReadRoutes,
   logRoutes,
+  logTileRoutes,
   webhookEndpointRoutes,
   webhookSecretRollRoutes,
   webhookRecoveryRoutes,

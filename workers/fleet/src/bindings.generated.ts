@@ -6,5 +6,6 @@ export interface FleetGeneratedBindings {
   FLEET_ORIGIN: string;
   RATE_LIMITER: DurableObjectNamespace<import("../../../shared/rate-limit/rate-limiter").RateLimiter>;
   WEBHOOK_DISPATCHER: DurableObjectNamespace<import("./durable-objects/webhook-dispatcher").WebhookDispatcher>;
+  LOG_INTEGRATOR: DurableObjectNamespace<import("./durable-objects/log-integrator").LogIntegrator>;
   AUTH: Fetcher /* auth */;
 }

@@ -2,8 +2,8 @@
 // expires_at resolve to the deterministic expired_unresolved outcome (same pledge → same outcome id, so a second
 // or concurrent run registers nothing twice), pending events are fanned out, and every endpoint with due
 // deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04); log leaves written without
-// their hash are hashed in bounded slices (registry/leaf-hashes.ts); payment processor event ids older than their
-// retention are forgotten.
+// their hash are hashed in bounded slices (registry/leaf-hashes.ts), and every log behind its leaves has its
+// integrator poked (log/catch-up.ts); payment processor event ids older than their retention are forgotten.
 import { and, eq } from "drizzle-orm";
 import { type Db, orm } from "../../../shared/db/client";
 import { envelopes } from "../../../shared/db/schema";
@@ -12,6 +12,7 @@ import { storedFields } from "../../../shared/envelopes/stored-fields";
 import { AppError } from "../../../shared/errors";
 import { forgetOldProcessorEvents } from "./billing/ledger";
 import type { FleetBindings } from "./env";
+import { catchUpLogs } from "./log/catch-up";
 import { envelopeIn } from "./registry/conditions";
 import { hashLeaves } from "./registry/leaf-hashes";
 import { pledgeMovesTo } from "./registry/pledge-state";
@@ -26,6 +27,8 @@ export interface ReconcileReport {
   rearmed: number;
   /** Log leaves from before registrations carried their hash, hashed by this run. */
   leaves_hashed: number;
+  /** Projects whose log was behind its leaves: their integrator was poked (log/catch-up.ts). */
+  logs_behind: number;
 }
 
 async function expirePledges(db: Db, now: number): Promise<number> {
@@ -63,6 +66,8 @@ export async function reconcile(env: FleetBindings, now = Date.now()): Promise<R
   const due = await endpointsWithDueWork(env, now);
   await kickEndpoints(env, due);
   const leavesHashed = await hashLeaves(orm(env.DB));
+  // After the outcomes and the hashing above, which add leaves of their own.
+  const logsBehind = await catchUpLogs(env);
   await forgetOldProcessorEvents(env.DB, now);
-  return { expired, rearmed: due.length, leaves_hashed: leavesHashed };
+  return { expired, rearmed: due.length, leaves_hashed: leavesHashed, logs_behind: logsBehind };
 }

@@ -36,6 +36,8 @@ export interface FleetBindings extends FleetGeneratedBindings, StripeEnv, Btcpay
   CRON_SECRET?: string;
   /** Secret: the fleet's own Ed25519 private JWK (own kid, published in the auth host's JWKS); signs audit bundles. */
   FLEET_SIGNING_KEY?: string;
+  /** Optional: ms from a registration's poke to its log's next integration (default 1000; docs/log.md). */
+  LOG_CHECKPOINT_INTERVAL_MS?: string;
   /** Optional: the auth host's public JWKs (JSON array); without it they are read from AUTH's JWKS. */
   AUTH_PUBLIC_KEYS?: string;
   /** Optional price overrides (shared/billing/plans.ts): pro by card in US cents a month, over lightning in sats. */

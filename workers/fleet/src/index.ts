@@ -7,6 +7,7 @@ import { reconcile } from "./cron";
 import type { FleetBindings } from "./env";
 
 export { RateLimiter } from "../../../shared/rate-limit/rate-limiter";
+export { LogIntegrator } from "./durable-objects/log-integrator";
 export { WebhookDispatcher } from "./durable-objects/webhook-dispatcher";
 
 // The first BIP-322 verify's one-time costs, paid at the isolate's start (warm-up.ts).

@@ -12,11 +12,14 @@ import { AppError } from "../../../../shared/errors";
 import { leafHash } from "../../../../shared/tlog/merkle";
 import type { Caller } from "../env";
 import { newId } from "../ids";
+import { noteLogLeaf } from "../log/after-write";
 import { notePendingEvent } from "../webhooks/after-write";
 import { allHold, type Condition, notRegistered, refuseFailing } from "./conditions";
 
 export type EnvelopeRow = typeof envelopes.$inferSelect;
 export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt" | "eventId" | "leafHash">;
+/** A registered envelope's row and its leaf index in the project's log. */
+export type RegisteredRow = EnvelopeRow & { logIndex: number };
 
 /** A statement to run in the registration's batch, as drizzle's builders give it (`also`). */
 export interface BatchStatement {
@@ -46,7 +49,10 @@ function fullRow(row: Inserted, seq: number): EnvelopeRow {
 const INSERTED = ENVELOPE_COLUMNS.filter(([key]) => key !== "seq");
 const INSERT_ENVELOPE = `insert into envelopes (${INSERTED.map(([, c]) => c.name).join(", ")})
   select ${INSERTED.map(() => "?").join(", ")} where `;
-const RETURNING = ` returning seq, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending`;
+// The leaf index is the one the insert's trigger is about to give the leaf: RETURNING is computed before AFTER
+// triggers run, from the same `max(idx) + 1` in the same statement (test/fleet/log-tiles.test.ts holds them equal).
+const RETURNING = ` returning seq, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending,
+  (select coalesce(max(idx) + 1, 0) from log_leaves where project_id = ?) as leaf_index`;
 
 /** The envelope row's values in INSERT_ENVELOPE's order, as the driver stores them. */
 function envelopeValues(row: Inserted): unknown[] {
@@ -70,7 +76,12 @@ export interface RegisterOptions {
  * `also` only if this registration's row (its fresh event id) exists. Nothing written: one read names the reason. The
  * event's type follows the envelope's kind (events.ts).
  */
-export async function register(db: Db, row: NewEnvelope, options: RegisterOptions, attempt = 1): Promise<EnvelopeRow> {
+export async function register(
+  db: Db,
+  row: NewEnvelope,
+  options: RegisterOptions,
+  attempt = 1,
+): Promise<RegisteredRow> {
   const now = Date.now();
   const stored: Inserted = {
     ...row,
@@ -92,13 +103,13 @@ export async function register(db: Db, row: NewEnvelope, options: RegisterOption
       also.push(d1.prepare(query.sql).bind(...query.params));
     }
   }
-  let inserted: { seq: number; pending: number } | undefined;
+  let inserted: { seq: number; pending: number; leaf_index: number } | undefined;
   try {
     const [first] = await asWriteFailure("insert_failed", () =>
-      d1.batch<{ seq: number; pending: number }>([
+      d1.batch<{ seq: number; pending: number; leaf_index: number }>([
         d1
           .prepare(`${INSERT_ENVELOPE}${guard.text}${RETURNING}`)
-          .bind(...envelopeValues(stored), ...guard.params, row.projectId),
+          .bind(...envelopeValues(stored), ...guard.params, row.projectId, row.projectId),
         ...also,
       ]),
     );
@@ -114,7 +125,8 @@ export async function register(db: Db, row: NewEnvelope, options: RegisterOption
   }
   if (inserted) {
     if (inserted.pending) notePendingEvent();
-    return fullRow(stored, inserted.seq);
+    noteLogLeaf(row.projectId);
+    return { ...fullRow(stored, inserted.seq), logIndex: inserted.leaf_index };
   }
   await refuseFailing(db, conditions);
   // Every condition holds again (a state that changed and changed back between the two round trips): try once more.

@@ -4,6 +4,12 @@ import { z } from "@hono/zod-openapi";
 import { isoMs } from "../../../../shared/time";
 import type { EnvelopeRow } from "./store";
 
+/** A registration's leaf index in its project's log: its proof is served once a checkpoint covers it (docs/log.md). */
+export const LogIndex = z
+  .number()
+  .int()
+  .openapi({ description: "The envelope's leaf index in its project's transparency log (docs/log.md)" });
+
 export const EnvelopeRecord = z
   .object({
     id: z.string(),

@@ -20,7 +20,7 @@ import { routeLimit } from "../limits";
 import { grantRow, loadGrant } from "../registry/grants";
 import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
 import { register } from "../registry/store";
-import { EnvelopeRecord, envelopeView } from "../registry/views";
+import { EnvelopeRecord, envelopeView, LogIndex } from "../registry/views";
 import { ProjectId } from "../schemas";
 
 export const agentRoutes = routeGroup<FleetEnv>();
@@ -37,7 +37,7 @@ for (const federation of [false, true]) {
       middleware: [routeLimit(federation ? "delegations-federation" : "delegations"), jsonBody],
       request: { body: jsonRequest(RegistrationBody) },
       responses: {
-        201: json(z.object({ ok: z.literal(true), delegation: EnvelopeRecord }), "Registered"),
+        201: json(z.object({ ok: z.literal(true), delegation: EnvelopeRecord, log_index: LogIndex }), "Registered"),
         ...errorResponses(
           ...AGENT_ERRORS,
           "principal_must_match_session",
@@ -69,7 +69,7 @@ for (const federation of [false, true]) {
       const row = await register(db, grantRow(input.project_id, raw, parsed, 0), {
         conditions,
       });
-      return c.json({ ok: true as const, delegation: envelopeView(row) }, 201);
+      return c.json({ ok: true as const, delegation: envelopeView(row), log_index: row.logIndex }, 201);
     },
   );
 }
@@ -82,7 +82,7 @@ agentRoutes.openapi(
     middleware: [routeLimit("subdelegations"), jsonBody],
     request: { body: jsonRequest(RegistrationBody) },
     responses: {
-      201: json(z.object({ ok: z.literal(true), subdelegation: EnvelopeRecord }), "Registered"),
+      201: json(z.object({ ok: z.literal(true), subdelegation: EnvelopeRecord, log_index: LogIndex }), "Registered"),
       ...errorResponses(
         ...AGENT_ERRORS,
         "parent_not_found",
@@ -111,7 +111,7 @@ agentRoutes.openapi(
     const row = await register(db, grantRow(input.project_id, raw, parsed, parentDepth + 1), {
       conditions: [...conditions, ...parent.conditions],
     });
-    return c.json({ ok: true as const, subdelegation: envelopeView(row) }, 201);
+    return c.json({ ok: true as const, subdelegation: envelopeView(row), log_index: row.logIndex }, 201);
   },
 );
 
@@ -138,7 +138,7 @@ agentRoutes.openapi(
     middleware: [routeLimit("actions"), jsonBody],
     request: { body: jsonRequest(z.union([RegistrationBody, FlatActionBody])) },
     responses: {
-      201: json(z.object({ ok: z.literal(true), action: EnvelopeRecord }), "Registered"),
+      201: json(z.object({ ok: z.literal(true), action: EnvelopeRecord, log_index: LogIndex }), "Registered"),
       ...errorResponses(...AGENT_ERRORS, "delegation_not_found", "delegation_inactive", "agent_must_match_delegation"),
     },
   }),
@@ -170,6 +170,6 @@ agentRoutes.openapi(
       { projectId: input.project_id, id: parsed.id, body: raw, ...storedFields(parsed) },
       { conditions: [...conditions, ...delegation.conditions] },
     );
-    return c.json({ ok: true as const, action: envelopeView(row) }, 201);
+    return c.json({ ok: true as const, action: envelopeView(row), log_index: row.logIndex }, 201);
   },
 );

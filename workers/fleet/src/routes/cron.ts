@@ -20,7 +20,13 @@ cronRoutes.openapi(
     middleware: [routeLimit("cron")],
     responses: {
       200: json(
-        z.object({ ok: z.literal(true), expired: z.number(), rearmed: z.number(), leaves_hashed: z.number() }),
+        z.object({
+          ok: z.literal(true),
+          expired: z.number(),
+          rearmed: z.number(),
+          leaves_hashed: z.number(),
+          logs_behind: z.number(),
+        }),
         "Done",
       ),
       ...errorResponses("unauthorized", "cron_secret_unset"),

@@ -1,52 +1,49 @@
-// Each project's registrations as a transparency log (issue 18; docs/log.md): the latest checkpoint as a C2SP
-// signed note by the fleet's audit key, an inclusion proof for an envelope, and a consistency proof between two
-// sizes. Project members read them, at the primary (shared/db/read-replicas.ts: a checkpoint and the proof asked for
-// next never see two sizes); the verifier key is public. Each answer costs a fixed number of D1 queries (issue 26).
+// Each project's registrations as a transparency log (issues 18, 29; docs/log.md): the latest checkpoint (a C2SP
+// signed note by the fleet's audit key, signed by the project's log integrator), an inclusion proof for an envelope
+// and a consistency proof between two sizes, computed from the log's tiles: at most three queries and O(log n)
+// stored hashes whatever the log's size. The log served is the integrated one (the checkpoint's size); a leaf
+// registered since is in the next checkpoint (docs/log.md gives the bound). Project members read them, at the
+// primary (shared/db/read-replicas.ts); the verifier key is public.
 import { createRoute, z } from "@hono/zod-openapi";
-import { ed25519 } from "@noble/curves/ed25519.js";
-import { base64, base64urlnopad } from "@scure/base";
+import { base64 } from "@scure/base";
 import type { Context } from "hono";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { checkpointText } from "../../../../shared/tlog/checkpoint";
-import { consistencyProof, inclusionProof, rootOf } from "../../../../shared/tlog/merkle";
-import { type NoteKey, signNote, verifierKey } from "../../../../shared/tlog/note";
+import { type Hash, rootOf } from "../../../../shared/tlog/merkle";
+import { signNote, verifierKey } from "../../../../shared/tlog/note";
+import {
+  consistencyFromTiles,
+  inclusionFromTiles,
+  tilesForConsistency,
+  tilesForInclusion,
+} from "../../../../shared/tlog/tile-proofs";
 import { routeGroup } from "../../../../shared/validate";
-import { projectAccess } from "../access";
+import { type Access, projectAccess } from "../access";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
-import { leafIndex, logHashes, logIds } from "../registry/log";
+import { logKey, logOrigin } from "../log/key";
+import { readState, readTiles } from "../log/store";
+import { leafAndSize, logIds } from "../registry/log";
 import { ProjectId } from "../schemas";
 
 export const logRoutes = routeGroup<FleetEnv>();
 
-interface LogKey extends NoteKey {
-  secret: Uint8Array;
-  kid: string;
-}
-
-/** The fleet's audit key (FLEET_SIGNING_KEY, an Ed25519 private JWK), named for signed notes by the fleet's host. */
-function logKey(c: Context<FleetEnv>): LogKey {
-  const unset = (detail: string) => new AppError("signing_key_unset", { detail });
-  const secret = c.env.FLEET_SIGNING_KEY;
-  if (!secret) throw unset("FLEET_SIGNING_KEY is not set");
-  let jwk: { kty?: unknown; crv?: unknown; d?: unknown; kid?: unknown };
-  try {
-    jwk = JSON.parse(secret);
-  } catch {
-    throw unset("FLEET_SIGNING_KEY is not JSON");
-  }
-  if (jwk.kty !== "OKP" || jwk.crv !== "Ed25519" || typeof jwk.d !== "string" || typeof jwk.kid !== "string") {
-    throw unset("FLEET_SIGNING_KEY is not an Ed25519 private JWK");
-  }
-  const seed = base64urlnopad.decode(jwk.d);
-  const host = new URL(c.env.FLEET_ORIGIN ?? c.req.url).host;
-  return { name: host, secret: seed, publicKey: ed25519.getPublicKey(seed), kid: jwk.kid };
-}
-
-const originOf = (key: LogKey, projectId: string) => `${key.name}/log/${projectId}`;
-const b64 = (hashes: Uint8Array[]) => hashes.map((h) => base64.encode(h));
+const b64 = (hashes: Hash[]) => hashes.map((h) => base64.encode(h));
 const Size = z.coerce.number().int().min(1);
+const keyOf = (c: Context<FleetEnv>) => logKey(c.env, c.req.url);
+
+/** The project's latest checkpoint as served: the integrator's, or before its first integration the empty log's. */
+export async function currentCheckpoint(c: Context<FleetEnv>, access: Access, projectId: string): Promise<string> {
+  const state = await readState(access.db, projectId);
+  if (state) return state.checkpoint;
+  const key = keyOf(c);
+  const text = checkpointText({ origin: logOrigin(key, projectId), size: 0, root: rootOf([]), extensions: [] });
+  return signNote(text, key.name, key.secret);
+}
+
+/** The integrated size (0 before the first integration). */
+const sizeOf = async (access: Access, projectId: string) => (await readState(access.db, projectId))?.size ?? 0;
 
 logRoutes.openapi(
   createRoute({
@@ -60,7 +57,7 @@ logRoutes.openapi(
     },
   }),
   (c) => {
-    const key = logKey(c);
+    const key = keyOf(c);
     return c.json({ ok: true as const, verifier_key: verifierKey(key), kid: key.kid }, 200);
   },
 );
@@ -80,15 +77,7 @@ logRoutes.openapi(
   async (c) => {
     const { project_id } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
-    const key = logKey(c);
-    const hashes = await logHashes(access.db, project_id);
-    const text = checkpointText({
-      origin: originOf(key, project_id),
-      size: hashes.length,
-      root: rootOf(hashes),
-      extensions: [],
-    });
-    return c.text(signNote(text, key.name, key.secret), 200, { "Cache-Control": "no-store" });
+    return c.text(await currentCheckpoint(c, access, project_id), 200, { "Cache-Control": "no-store" });
   },
 );
 
@@ -132,15 +121,15 @@ logRoutes.openapi(
   async (c) => {
     const { project_id, id, size } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
-    const index = await leafIndex(access.db, project_id, id);
-    const hashes = await logHashes(access.db, project_id);
-    const n = size ?? hashes.length;
-    if (n > hashes.length) throw new AppError("invalid_query", { detail: `size: the log holds ${hashes.length}` });
-    if (index === undefined || index >= n) {
-      throw new AppError("not_found", { detail: `${id} is not in the first ${n} leaves` });
+    const { idx, size: integrated } = await leafAndSize(access.db, project_id, id);
+    const n = size ?? integrated;
+    if (n > integrated) throw new AppError("invalid_query", { detail: `size: the log holds ${integrated}` });
+    if (idx === null || idx >= n) {
+      const pending = idx === null ? "" : ` (it is leaf ${idx}: a checkpoint covers it within seconds)`;
+      throw new AppError("not_found", { detail: `${id} is not in the first ${n} leaves${pending}` });
     }
-    const proof = inclusionProof(index, hashes.slice(0, n));
-    return c.json({ ok: true as const, index, size: n, proof: b64(proof) }, 200);
+    const tiles = await readTiles(access.db, project_id, tilesForInclusion(idx, n));
+    return c.json({ ok: true as const, index: idx, size: n, proof: b64(inclusionFromTiles(idx, n, tiles)) }, 200);
   },
 );
 
@@ -162,12 +151,12 @@ logRoutes.openapi(
   async (c) => {
     const { project_id, first, second } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
-    const hashes = await logHashes(access.db, project_id);
-    const n = second ?? hashes.length;
-    if (first > n || n > hashes.length) {
-      throw new AppError("invalid_query", { detail: `need 1 ≤ first ≤ second ≤ ${hashes.length}` });
+    const integrated = await sizeOf(access, project_id);
+    const n = second ?? integrated;
+    if (first > n || n > integrated) {
+      throw new AppError("invalid_query", { detail: `need 1 ≤ first ≤ second ≤ ${integrated}` });
     }
-    const proof = consistencyProof(first, hashes.slice(0, n));
-    return c.json({ ok: true as const, first, second: n, proof: b64(proof) }, 200);
+    const tiles = await readTiles(access.db, project_id, tilesForConsistency(first, n));
+    return c.json({ ok: true as const, first, second: n, proof: b64(consistencyFromTiles(first, n, tiles)) }, 200);
   },
 );

@@ -26,7 +26,7 @@ import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from 
 import { stillIn, storedEnvelope } from "../registry/parents";
 import { pledgeMovesTo } from "../registry/pledge-state";
 import { register } from "../registry/store";
-import { EnvelopeRecord, envelopeView } from "../registry/views";
+import { EnvelopeRecord, envelopeView, LogIndex } from "../registry/views";
 import { PledgeId } from "./pledges";
 
 export const pledgeResolutionRoutes = routeGroup<FleetEnv>();
@@ -84,7 +84,7 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
         : { body: jsonRequest(RegistrationBody) },
       responses: {
         201: json(
-          z.object({ ok: z.literal(true), outcome: EnvelopeRecord }),
+          z.object({ ok: z.literal(true), outcome: EnvelopeRecord, log_index: LogIndex }),
           "Registered; the pledge took this outcome",
         ),
         ...errorResponses(
@@ -101,7 +101,7 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
         parse: parseOutcomeEnvelope,
         check: checkOutcome,
       });
-      return c.json({ ok: true as const, outcome: envelopeView(row) }, 201);
+      return c.json({ ok: true as const, outcome: envelopeView(row), log_index: row.logIndex }, 201);
     },
   );
 }
@@ -119,7 +119,7 @@ for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as 
         : { body: jsonRequest(RegistrationBody) },
       responses: {
         201: json(
-          z.object({ ok: z.literal(true), abandonment: EnvelopeRecord }),
+          z.object({ ok: z.literal(true), abandonment: EnvelopeRecord, log_index: LogIndex }),
           "Registered; the pledge is abandoned",
         ),
         ...errorResponses(...REGISTRATION_ERRORS, "pledge_not_pending", "pledge_expired", "signer_must_be_swearer"),
@@ -130,7 +130,7 @@ for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as 
         parse: parseAbandonmentEnvelope,
         check: checkAbandonment,
       });
-      return c.json({ ok: true as const, abandonment: envelopeView(row) }, 201);
+      return c.json({ ok: true as const, abandonment: envelopeView(row), log_index: row.logIndex }, 201);
     },
   );
 }

@@ -15,7 +15,7 @@ import { GRANT_KINDS } from "../registry/grants";
 import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
 import { stillIn, storedEnvelope } from "../registry/parents";
 import { type EnvelopeRow, register } from "../registry/store";
-import { EnvelopeRecord, envelopeView, PublicPledgeRecord, publicPledgeView } from "../registry/views";
+import { EnvelopeRecord, envelopeView, LogIndex, PublicPledgeRecord, publicPledgeView } from "../registry/views";
 import { Address } from "../schemas";
 
 export const pledgeRoutes = routeGroup<FleetEnv>();
@@ -29,7 +29,7 @@ pledgeRoutes.openapi(
     middleware: [routeLimit("pledges"), jsonBody],
     request: { body: jsonRequest(RegistrationBody) },
     responses: {
-      201: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord }), "Registered"),
+      201: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord, log_index: LogIndex }), "Registered"),
       ...errorResponses(
         ...REGISTRATION_ERRORS,
         "delegation_not_found",
@@ -65,7 +65,7 @@ pledgeRoutes.openapi(
       { projectId: input.project_id, id: parsed.id, body: raw, ...storedFields(parsed) },
       { conditions },
     );
-    return c.json({ ok: true as const, pledge: envelopeView(row) }, 201);
+    return c.json({ ok: true as const, pledge: envelopeView(row), log_index: row.logIndex }, 201);
   },
 );
 

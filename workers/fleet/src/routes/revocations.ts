@@ -20,7 +20,7 @@ import { routeLimit } from "../limits";
 import { GRANT_KINDS, loadGrant } from "../registry/grants";
 import { intake, mustHold, RegistrationBody, refuse } from "../registry/intake";
 import { register } from "../registry/store";
-import { EnvelopeRecord, envelopeView } from "../registry/views";
+import { EnvelopeRecord, envelopeView, LogIndex } from "../registry/views";
 import { AGENT_ERRORS } from "./agent-envelopes";
 
 export const revocationRoutes = routeGroup<FleetEnv>();
@@ -58,7 +58,7 @@ revocationRoutes.openapi(
     middleware: [routeLimit("revocations"), jsonBody],
     request: { body: jsonRequest(RegistrationBody) },
     responses: {
-      201: json(z.object({ ok: z.literal(true), revocation: EnvelopeRecord }), "Registered"),
+      201: json(z.object({ ok: z.literal(true), revocation: EnvelopeRecord, log_index: LogIndex }), "Registered"),
       ...errorResponses(
         ...AGENT_ERRORS,
         "delegation_not_found",
@@ -88,6 +88,6 @@ revocationRoutes.openapi(
       { projectId: input.project_id, id: parsed.id, body: raw, ...storedFields(parsed) },
       { conditions: [...conditions, ...target.conditions], also: revokeTree(db, input.project_id, target.grant.id) },
     );
-    return c.json({ ok: true as const, revocation: envelopeView(row) }, 201);
+    return c.json({ ok: true as const, revocation: envelopeView(row), log_index: row.logIndex }, 201);
   },
 );

@@ -1,0 +1,70 @@
+// One Durable Object per project's log (issue 29; docs/log.md "Integration"): the project's one integrator. A
+// registration pokes it after its batch committed; the object integrates what waits CHECKPOINT_INTERVAL_MS later
+// (an alarm, so a burst of registrations costs one integration and one signed checkpoint), then re-arms at once
+// while leaves still wait. The log itself is in D1; the object keeps only its project id. The cron pokes projects whose log is behind (cron.ts), so a lost poke costs latency, not leaves.
+import { DurableObject } from "cloudflare:workers";
+import { orm } from "../../../../shared/db/client";
+import { errorFields } from "../../../../shared/http/request-line";
+import { logEvent } from "../../../../shared/http/request-log";
+import { type Integration, integrateFor } from "../log/integrate";
+import { logKey } from "../log/key";
+
+/**
+ * How long after a poke the integrator runs: the bound between a registration and the first checkpoint covering it
+ * is this plus one integration (docs/log.md), and a burst of registrations within it costs one checkpoint.
+ * LOG_CHECKPOINT_INTERVAL_MS overrides it (the tests set an hour and integrate explicitly: test/helpers/log.ts).
+ */
+export const CHECKPOINT_INTERVAL_MS = 1_000;
+/** How long one alarm integrates before handing over to the next (re-armed at once). */
+const ALARM_BUDGET_MS = 5_000;
+const PROJECT_KEY = "project";
+
+/** What the integrator reads of the fleet's bindings (the fleet's FleetBindings extends it). */
+export interface LogIntegratorBindings {
+  DB: D1Database;
+  FLEET_SIGNING_KEY?: string;
+  FLEET_ORIGIN?: string;
+  LOG_CHECKPOINT_INTERVAL_MS?: string;
+}
+
+export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
+  private project: string | undefined;
+
+  private async remember(projectId: string): Promise<void> {
+    if (this.project === projectId) return;
+    this.project = projectId;
+    await this.ctx.storage.put(PROJECT_KEY, projectId);
+  }
+
+  /** New leaves in the project: integrated by an alarm one interval from now, unless one is already set. */
+  async poke(projectId: string): Promise<void> {
+    await this.remember(projectId);
+    if ((await this.ctx.storage.getAlarm()) !== null) return;
+    const interval = Number(this.env.LOG_CHECKPOINT_INTERVAL_MS ?? CHECKPOINT_INTERVAL_MS);
+    await this.ctx.storage.setAlarm(Date.now() + interval);
+  }
+
+  /** Every waiting leaf, now (the cron's catch-up, tests): how far the log got. */
+  async integrateNow(projectId: string): Promise<Integration> {
+    await this.remember(projectId);
+    return this.run(projectId, Number.POSITIVE_INFINITY);
+  }
+
+  override async alarm(): Promise<void> {
+    const projectId = this.project ?? (await this.ctx.storage.get<string>(PROJECT_KEY));
+    if (!projectId) return;
+    this.project = projectId;
+    try {
+      const result = await this.run(projectId, ALARM_BUDGET_MS);
+      if (result.more) await this.ctx.storage.setAlarm(Date.now());
+    } catch (err) {
+      // Thrown again so the platform retries the alarm (with backoff); the cron pokes the project if it gives up.
+      logEvent("fleet", "log_integration_failed", errorFields(err), "error");
+      throw err;
+    }
+  }
+
+  private run(projectId: string, budgetMs: number): Promise<Integration> {
+    return integrateFor(orm(this.env.DB), logKey(this.env), projectId, budgetMs);
+  }
+}

@@ -1,0 +1,35 @@
+// The key the projects' checkpoints are signed with (docs/log.md): the fleet's audit key (FLEET_SIGNING_KEY, an
+// Ed25519 private JWK, the key that signs audit bundles), named for C2SP signed notes by the fleet's host. Read by the
+// checkpoint routes and by the log integrator, which signs each new checkpoint.
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { base64urlnopad } from "@scure/base";
+import { AppError } from "../../../../shared/errors";
+import type { NoteKey } from "../../../../shared/tlog/note";
+
+export interface LogKey extends NoteKey {
+  secret: Uint8Array;
+  kid: string;
+}
+
+/** The audit key as a note key; `fallbackOrigin` names the host when FLEET_ORIGIN is unset (a request's URL). */
+export function logKey(env: { FLEET_SIGNING_KEY?: string; FLEET_ORIGIN?: string }, fallbackOrigin?: string): LogKey {
+  const unset = (detail: string) => new AppError("signing_key_unset", { detail });
+  const secret = env.FLEET_SIGNING_KEY;
+  if (!secret) throw unset("FLEET_SIGNING_KEY is not set");
+  let jwk: { kty?: unknown; crv?: unknown; d?: unknown; kid?: unknown };
+  try {
+    jwk = JSON.parse(secret);
+  } catch {
+    throw unset("FLEET_SIGNING_KEY is not JSON");
+  }
+  if (jwk.kty !== "OKP" || jwk.crv !== "Ed25519" || typeof jwk.d !== "string" || typeof jwk.kid !== "string") {
+    throw unset("FLEET_SIGNING_KEY is not an Ed25519 private JWK");
+  }
+  const origin = env.FLEET_ORIGIN ?? fallbackOrigin;
+  if (!origin) throw unset("FLEET_ORIGIN is not set: the checkpoints' key name is the fleet's host");
+  const seed = base64urlnopad.decode(jwk.d);
+  return { name: new URL(origin).host, secret: seed, publicKey: ed25519.getPublicKey(seed), kid: jwk.kid };
+}
+
+/** A project's log origin: `<fleet host>/log/<project>` (the checkpoint's first line). */
+export const logOrigin = (key: LogKey, projectId: string) => `${key.name}/log/${projectId}`;

@@ -1,9 +1,11 @@
 // The `oc` command line (issue 8, part 2) over the kit (shared/kit): keys, every OC Agent / OC Pledge envelope
-// built and signed from WIF keys and printed as JSON (stdout), optionally registered with a fleet, and offline
-// audit-bundle verification. Every envelope field has a flag so a run can be reproduced exactly.
+// built and signed from WIF keys and printed as JSON (stdout), optionally registered with a fleet, offline
+// audit-bundle verification, and a monitor of a project's log (`oc log monitor`). Every envelope field has a flag so
+// a run can be reproduced exactly.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCommand, usageMistake } from "./args.mjs";
+import { logMain } from "./log-monitor.mjs";
 import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
 
 const BASE_USAGE = `oc — OrangeCheck-compatible envelope kit
@@ -30,6 +32,9 @@ const BASE_USAGE = `oc — OrangeCheck-compatible envelope kit
   oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
                    [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
                    (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
+  oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>) [--token <ock_…>]
+                 [--state <file>] [--dir <directory of tiles>] [--once] [--interval <seconds>] [--trust-from-checkpoint]
+                 (follows the project's transparency log from a saved state: see oc log monitor --help)
 
 Envelope commands print the envelope JSON on stdout. Add --register (or use oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)
@@ -251,17 +256,12 @@ export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
   const usage = [BASE_USAGE, ...Object.values(commands).map((c) => c.usage)].join("\n\n");
   const extra = commands[argv[0]];
   if (extra) return extra.run(argv.slice(1), io);
+  // `oc log` has flags of its own (scripts/kit/log-monitor.mjs), and is in the package's `oc` too.
+  if (argv[0] === "log") return logMain(argv.slice(1), { loadKit, io });
   // A mistake is one line (STYLE: CLI commands fail in one human line); --help has the whole usage.
-  const mistake = (message) => {
-    io.err(`oc: ${message} (oc --help for usage)`);
-    return 2;
-  };
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
-  } catch (err) {
-    return mistake(err.message);
-  }
+  const mistake = usageMistake("oc", io);
+  const parsed = parseCommand(argv, OPTIONS, "oc", io);
+  if ("code" in parsed) return parsed.code;
   const { values, positionals } = parsed;
   const [command, sub, ...rest] = positionals;
   if (values.help) {

@@ -9,7 +9,7 @@ const load = (file) => {
   return loaded.get(file);
 };
 
-/** The kit as the CLI and the scripts use it: consumer, envelopes, webhooks (shared/kit/node-entry.ts). */
+/** The kit as the CLI and the scripts use it: consumer, envelopes, webhooks, log (shared/kit/node-entry.ts). */
 export const loadKit = () => load("shared/kit/node-entry.ts");
 
 /** The operator's restore (shared/audit/restore/), which reads the service's schema: not part of the package. */

@@ -1,5 +1,6 @@
-// What `oc bundle verify` and `oc restore` are told rather than read: the JWKS that vouches for a bundle and the
-// fleet whose log a checkpoint must be. Shared by both commands, with the usage error they raise.
+// What `oc bundle verify`, `oc restore` and `oc log monitor` are told rather than read: the JWKS that vouches for a
+// bundle or a checkpoint and the fleet whose log a checkpoint must be. Shared by the commands, with the usage error
+// they raise.
 import { readFileSync } from "node:fs";
 
 /** A mistake in the command line: answered with one line and exit 2. */
@@ -19,9 +20,9 @@ export async function readJwks(source) {
  * The fleet whose log the checkpoints must be, as the person names it: never a default and never read from the
  * checkpoint itself, or any log signed by the audit key could stand in for this project's (issue 26).
  */
-export function trustedFleetHost(values) {
+export function trustedFleetHost(values, needer = "--checkpoint") {
   const fleet = values.fleet ?? process.env.OC_FLEET;
-  if (!fleet) throw new UsageError("--checkpoint needs --fleet <origin> (or $OC_FLEET): the fleet whose log it is");
+  if (!fleet) throw new UsageError(`${needer} needs --fleet <origin> (or $OC_FLEET): the fleet whose log it is`);
   let url;
   try {
     url = new URL(fleet);

@@ -2,4 +2,5 @@
 // clone; the package bundles it into its own `oc`).
 export * from "./consumer/index";
 export * from "./envelopes/index";
+export * from "./log/index";
 export * from "./webhooks/index";

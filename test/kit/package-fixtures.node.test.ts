@@ -233,6 +233,8 @@ describe("a Node project (NodeNext, strict, exactOptionalPropertyTypes, noUnchec
     const oc = (...args: string[]) => run(path.join(dirs.node, "node_modules", ".bin", "oc"), args, { cwd: dirs.node });
     const help = await oc("--help");
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining("oc key new")]);
+    const monitorHelp = await oc("log", "monitor", "--help");
+    expect([monitorHelp.code, monitorHelp.stdout]).toEqual([0, expect.stringContaining("oc log monitor")]);
     const agent = await oc("key", "new");
     expect(agent.code, agent.stderr).toBe(0);
     const delegate = await oc(

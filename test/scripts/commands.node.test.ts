@@ -33,6 +33,7 @@ const OC_COMMANDS = [
   "register",
   "bundle",
   "restore",
+  "log",
 ];
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {

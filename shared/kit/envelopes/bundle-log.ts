@@ -89,7 +89,7 @@ export function bundleEntries(bundle: string, format: "csv" | "json"): BundleEnt
 }
 
 /** The JWKS's Ed25519 keys marked for audit: session keys share the JWKS and must not sign a checkpoint. */
-function auditKeys(jwks: { keys?: unknown }): Uint8Array[] {
+export function auditKeys(jwks: { keys?: unknown }): Uint8Array[] {
   const keys = Array.isArray(jwks.keys)
     ? (jwks.keys as { kty?: unknown; crv?: unknown; x?: unknown; oc_use?: unknown }[])
     : [];
@@ -104,6 +104,39 @@ const noteKeys = (names: readonly string[], publicKeys: readonly Uint8Array[]): 
 
 /** The names a note's signature lines give. */
 const signerNames = (note: string) => [...note.matchAll(/^— (\S+) /gmu)].map((m) => m[1] as string);
+
+export type CheckpointFailure = "checkpoint_unsigned" | "checkpoint_wrong_log" | "checkpoint_malformed";
+
+/**
+ * A signed note read as the checkpoint of `projectId`'s log on the fleet at `fleetHost`: signed by one of the audit
+ * keys `publicKeys` under the host's name, its origin `<fleet host>/log/<project id>`. What a bundle's log check and
+ * a log monitor (kit/log/monitor.ts) both accept.
+ */
+export function openLogCheckpoint(
+  note: string,
+  publicKeys: readonly Uint8Array[],
+  fleetHost: string,
+  projectId: string,
+): { ok: true; checkpoint: Checkpoint } | { ok: false; reason: CheckpointFailure; detail: string } {
+  const opened = openNote(note, noteKeys([fleetHost], publicKeys));
+  if (!opened) {
+    // Told apart only for the message: an audit signature under another host's name is another fleet's log.
+    if (openNote(note, noteKeys(signerNames(note), publicKeys))) {
+      const detail = `a checkpoint is signed as ${signerNames(note).join(", ")}, not as ${fleetHost}`;
+      return { ok: false, reason: "checkpoint_wrong_log", detail };
+    }
+    const detail = 'no audit key given (oc_use "audit" in the JWKS) signed a checkpoint';
+    return { ok: false, reason: "checkpoint_unsigned", detail };
+  }
+  const checkpoint = parseCheckpoint(opened.text);
+  if (!checkpoint) return { ok: false, reason: "checkpoint_malformed", detail: "the signed text is no checkpoint" };
+  const origin = `${fleetHost}/log/${projectId}`;
+  if (checkpoint.origin !== origin) {
+    const detail = `a checkpoint is of the log ${checkpoint.origin}, not ${origin}`;
+    return { ok: false, reason: "checkpoint_wrong_log", detail };
+  }
+  return { ok: true, checkpoint };
+}
 
 export function checkBundleLog(input: {
   bundle: string;
@@ -123,25 +156,11 @@ export function checkBundleLog(input: {
   }
   const bodies = new Map(bundleEntries(input.bundle, input.format).map((e) => [e.id, e.body]));
   const audit = auditKeys(input.jwks);
-  const origin = `${input.fleetHost}/log/${input.projectId}`;
   const checked: Checkpoint[] = [];
   for (const note of input.checkpoints) {
-    const opened = openNote(note, noteKeys([input.fleetHost], audit));
-    if (!opened) {
-      // Told apart only for the message: an audit signature under another host's name is another fleet's log.
-      if (openNote(note, noteKeys(signerNames(note), audit))) {
-        const detail = `a checkpoint is signed as ${signerNames(note).join(", ")}, not as ${input.fleetHost}`;
-        return { ok: false, reason: "checkpoint_wrong_log", detail };
-      }
-      const detail = 'no audit key (oc_use "audit") of the JWKS signed a checkpoint';
-      return { ok: false, reason: "checkpoint_unsigned", detail };
-    }
-    const checkpoint = parseCheckpoint(opened.text);
-    if (!checkpoint) return { ok: false, reason: "checkpoint_malformed", detail: "the signed text is no checkpoint" };
-    if (checkpoint.origin !== origin) {
-      const detail = `a checkpoint is of the log ${checkpoint.origin}, not ${origin}`;
-      return { ok: false, reason: "checkpoint_wrong_log", detail };
-    }
+    const opened = openLogCheckpoint(note, audit, input.fleetHost, input.projectId);
+    if (!opened.ok) return opened;
+    const { checkpoint } = opened;
     const hashes = [];
     for (const id of input.leaves.slice(0, checkpoint.size)) {
       const body = bodies.get(id);

@@ -28,7 +28,8 @@ interface JwksEntry {
   oc_use?: unknown;
 }
 
-interface Row {
+/** One envelope as a bundle row gives it: its registry kind, its id and its JSON. */
+export interface Row {
   kind: string;
   id: string;
   envelope: unknown;
@@ -57,7 +58,11 @@ function rows(format: AuditFormat, body: string): Row[] {
     .map((line) => JSON.parse(line) as Row);
 }
 
-async function checkEnvelope(row: Row): Promise<string | undefined> {
+/**
+ * Why an envelope fails, or undefined when it parses by its kind's parser, hashes to `row.id` and its signature
+ * verifies: the per-envelope check of a bundle, and of each new entry of a log a monitor reads (kit/log/monitor.ts).
+ */
+export async function checkEnvelope(row: Row): Promise<string | undefined> {
   const read = await parseStored(row.kind, row.envelope);
   if (!read.ok) return read.detail;
   if (read.parsed.id !== row.id) return `the envelope hashes to ${read.parsed.id}`;

@@ -15,15 +15,15 @@ const CONNECTIONS = 50;
 const TOKENS_PER_PROJECT = 3;
 
 /**
- * `count` projects seeded in D1 (owner member, `TOKENS_PER_PROJECT` tokens), each with a delegation registered
+ * `count` projects seeded in D1 (owner member, `tokens` API tokens), each with a delegation registered
  * through the API (so the parent is a real registration): {projectId, secrets, agent, scope, delegationId}.
  */
-export async function benchProjects({ fx, db, fleetUrl, count }) {
+export async function benchProjects({ fx, db, fleetUrl, count, tokens = TOKENS_PER_PROJECT }) {
   const projects = [];
   for (let i = 0; i < count; i++) {
     const owner = fx.newWallet("p2wpkh");
     const p = {
-      ...(await seedProject(db, owner, TOKENS_PER_PROJECT)),
+      ...(await seedProject(db, owner, tokens)),
       agent: fx.newWallet("p2wpkh"),
       scope: "stamp:sign(mime=text/markdown)",
     };

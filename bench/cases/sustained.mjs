@@ -7,11 +7,15 @@
 // 3. Meanwhile one more client, with a valid token, floods the same route from one address at FLOOD_RATE/s; every
 //    answer but 429 was admitted by its per-address bucket (120/min). Admitted beyond the rule = admitted − (the
 //    bucket's capacity + its refill over the flood's time); 0 is the goal.
+// 4. Meanwhile too, a probe registers one action a second in a project of its own and times each until the first
+//    checkpoint that covers it (bench/lib/log-probe.mjs): the log's bound, under this load. When the load ends, the
+//    time until every project's log covers all its leaves is the same bound for the busy logs.
 // Every request is a distinct pre-signed action; the regular load stays inside every bucket by construction
 // (round robin over addresses and tokens, each under its rule over the whole run), so a 429 there is a limiter
 // error too (refused wrongly).
 
 import { load, openLoad } from "../lib/load.mjs";
+import { checkpointProbe, logsCaughtUp, PROBE_TOKENS } from "../lib/log-probe.mjs";
 import { startFleetAndBare } from "../lib/stack.mjs";
 import { benchProjects, signActions } from "./registration.mjs";
 
@@ -64,9 +68,14 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
     ipBase += size.ips;
     return requests;
   };
-  /** `requests` at `rate` for the run's length, while one more client floods the route from `floodIp`. */
-  const minute = async (requests, rate, floodIp) => {
+  /**
+   * `requests` at `rate` for the run's length, while one more client floods the route from `floodIp` and the log
+   * probe registers from addresses `10.253.<probeNet>.*`.
+   */
+  const minute = async (requests, rate, floodIp, probeNet) => {
     const [flooder] = await benchProjects({ fx, db, fleetUrl: fleet, count: 1 });
+    const [prober] = await benchProjects({ fx, db, fleetUrl: fleet, count: 1, tokens: PROBE_TOKENS });
+    const probes = (await signActions(fx, [prober], seconds)).map((a) => a.envelope);
     const flood = Array.from({ length: FLOOD_RATE * seconds }, () => ({
       method: "POST",
       path: "/api/actions",
@@ -78,12 +87,16 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
       body: JSON.stringify({ project_id: flooder.projectId, envelope: {} }),
     }));
     const floodStart = performance.now();
-    const [run, flooded] = await Promise.all([
-      openLoad(fleet, requests, { expect: 201, rate }),
+    const [run, flooded, bound] = await Promise.all([
+      openLoad(fleet, requests, { expect: 201, rate }).then(async (r) => ({
+        ...r,
+        logsCaughtUpMs: await logsCaughtUp(db, performance.now()),
+      })),
       openLoad(fleet, flood, { expect: 429, rate: FLOOD_RATE }).then((f) => ({
         ...f,
         elapsedMs: performance.now() - floodStart,
       })),
+      checkpointProbe({ fleet, project: prober, actions: probes, net: probeNet }),
     ]);
     const serverErrors = Object.entries(run.statuses).reduce((n, [code, k]) => n + (code >= "500" ? k : 0), 0);
     const admitted = Object.entries(flooded.statuses).reduce((n, [code, k]) => n + (code === "429" ? 0 : k), 0);
@@ -96,7 +109,13 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
       wronglyRefused: run.statuses[429] ?? 0,
     };
     const held = run.ok === requests.length && serverErrors === 0 && run.errors === 0 && run.p99 < PACE_MS;
-    return { rate, held, run: { ...run, serverErrors }, limiter };
+    return {
+      rate,
+      held,
+      run: { ...run, serverErrors },
+      limiter,
+      bound: { ...bound, logsCaughtUpMs: run.logsCaughtUpMs },
+    };
   };
   try {
     // Warm the isolate (wasm instantiation, first lease of buckets) before the first step.
@@ -120,7 +139,7 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
     const attempts = [];
     for (const [n, rate] of candidates.entries()) {
       log(`sustained: signing ${rate * seconds} actions for ${seconds} s at ${rate}/s`);
-      const attempt = await minute(await prepared(rate * seconds, seconds), rate, `10.254.0.${n + 1}`);
+      const attempt = await minute(await prepared(rate * seconds, seconds), rate, `10.254.0.${n + 1}`, n);
       attempts.push(attempt);
       log(`sustained ${rate}/s for ${seconds} s: ${JSON.stringify(attempt)}`);
       if (attempt.held) break;

@@ -48,5 +48,6 @@ export const NO_D1_SESSION = {
   "shared/db/read-replicas.ts": `
     import type { MiddlewareHandler } from "hono";
     export const d1Sessions = (): MiddlewareHandler => async (_c, next) => { await next(); };
+    export const withPrimary = <B,>(env: B): B => env;
   `,
 };

@@ -4,6 +4,7 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { leafDigest } from "../../shared/tlog/leaf-digest";
 import {
   consistencyProof,
   inclusionProof,
@@ -92,6 +93,13 @@ const CONSISTENCY: [number, number, string[]][] = [
 
 const root = (n: number) => hexToBytes(ROOTS[n] as string);
 const flip = (h: Uint8Array, at = 0) => h.map((v, i) => (i === at ? v ^ 1 : v));
+
+describe("the leaf hash through WebCrypto (the registration's)", () => {
+  it("is merkle.ts's leafHash for every reference input and a kilobyte of JSON", async () => {
+    const kilobyte = new TextEncoder().encode(JSON.stringify({ padding: "x".repeat(1_000) }));
+    for (const data of [...DATA, kilobyte]) expect(bytesToHex(await leafDigest(data))).toBe(bytesToHex(leafHash(data)));
+  });
+});
 
 describe("RFC 6962 reference vectors", () => {
   it("roots of sizes 0 to 8", () => {

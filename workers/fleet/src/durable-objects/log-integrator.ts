@@ -36,12 +36,17 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
     await this.ctx.storage.put(PROJECT_KEY, projectId);
   }
 
-  /** New leaves in the project: integrated by an alarm one interval from now, unless one is already set. */
-  async poke(projectId: string): Promise<void> {
+  /**
+   * New leaves in the project: integrated by an alarm one interval from now, unless one is already set. Answers when
+   * that alarm fires: every leaf committed before then is in its integration (after-write.ts skips pokes until then).
+   */
+  async poke(projectId: string): Promise<number> {
     await this.remember(projectId);
-    if ((await this.ctx.storage.getAlarm()) !== null) return;
-    const interval = Number(this.env.LOG_CHECKPOINT_INTERVAL_MS ?? CHECKPOINT_INTERVAL_MS);
-    await this.ctx.storage.setAlarm(Date.now() + interval);
+    const set = await this.ctx.storage.getAlarm();
+    if (set !== null) return set;
+    const at = Date.now() + Number(this.env.LOG_CHECKPOINT_INTERVAL_MS ?? CHECKPOINT_INTERVAL_MS);
+    await this.ctx.storage.setAlarm(at);
+    return at;
   }
 
   /** Every waiting leaf, now (the cron's catch-up, tests): how far the log got. */

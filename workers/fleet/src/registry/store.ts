@@ -9,7 +9,7 @@ import type { Db } from "../../../../shared/db/client";
 import { envelopes, members } from "../../../../shared/db/schema";
 import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
-import { leafHash } from "../../../../shared/tlog/merkle";
+import { leafDigest } from "../../../../shared/tlog/leaf-digest";
 import type { Caller } from "../env";
 import { newId } from "../ids";
 import { noteLogLeaf } from "../log/after-write";
@@ -87,7 +87,7 @@ export async function register(
     ...row,
     createdAt: now,
     eventId: newId("evt"),
-    leafHash: bytesToHex(leafHash(utf8(row.body))),
+    leafHash: bytesToHex(await leafDigest(utf8(row.body))),
   };
   const conditions = [...options.conditions, notRegistered(row.projectId, row.id)];
   const guard = allHold(conditions);

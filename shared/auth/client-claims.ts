@@ -1,7 +1,6 @@
 // The session claims the published @orangecheck/auth-core reads (its SessionPayload), derived from the spec's own
 // claims so the two can never disagree: a consumer using auth-core unmodified finds the account's name under `name`
 // (it never reads `display_name`). docs/decisions.md, "Session claims for auth-core".
-import type { SessionSubject } from "./session-token";
 
 /** auth-core's custody states; only self-custody exists here (accounts the service holds are not Fedimint). */
 export type SigningMethod = "bip322";
@@ -21,9 +20,14 @@ export interface ClientClaims {
   is_owner: false;
 }
 
-export function clientClaims(
-  subject: Pick<SessionSubject, "display_name" | "primary_btc" | "display_identity" | "merged_from">,
-): ClientClaims {
+/** The account facts the claims are derived from (a session subject carries them). */
+export interface ClaimsSource {
+  display_name: string | null;
+  primary_btc: string | null;
+  merged_from?: string[];
+}
+
+export function clientClaims(subject: ClaimsSource): ClientClaims {
   return {
     name: subject.display_name,
     npub: null,

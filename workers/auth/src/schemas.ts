@@ -1,34 +1,29 @@
 // Named request and response schemas of the auth host: the routes validate with them, the OpenAPI description
 // is generated from them, and the tests build requests from them.
 import { z } from "@hono/zod-openapi";
+import { AccountSchema, DidOc } from "../../../shared/auth/session-schemas";
 import { DISPLAY_IDENTITY_KINDS } from "../../../shared/auth/session-token";
 import { displayText } from "../../../shared/text";
+
+export {
+  AccountSchema,
+  DidOc,
+  DisplayIdentitySchema,
+  LogoutQuery,
+  LogoutResult,
+  MeResult,
+  RosterEntrySchema,
+} from "../../../shared/auth/session-schemas";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 const line = (max: number) => z.string().min(1).max(max).regex(NO_CONTROL, "must be one line of text");
 
-export const DidOc = z.string().regex(/^did:oc:[0-9a-f]{32}$/, "must be did:oc: followed by 32 lowercase hex");
 export const BitcoinAddressParam = z
   .string()
   .min(14)
   .max(90)
   .regex(/^[A-Za-z0-9]+$/, "must be a Bitcoin address");
-
-export const DisplayIdentitySchema = z
-  .object({ kind: z.enum(DISPLAY_IDENTITY_KINDS), value: z.string() })
-  .openapi("DisplayIdentity");
-
-export const AccountSchema = z
-  .object({
-    did_oc: DidOc,
-    display_name: z.string().nullable(),
-    primary_btc: z.string().nullable(),
-    display_identity: DisplayIdentitySchema,
-  })
-  .openapi("Account");
-
-export const RosterEntrySchema = AccountSchema.extend({ last_seen_at: z.string() }).openapi("RosterEntry");
 
 export const ChallengeQuery = z.strictObject({
   addr: BitcoinAddressParam,
@@ -94,15 +89,7 @@ export const AddQuery = z.strictObject({ add: z.enum(["1", "0", "true", "false"]
 
 export const AccountResult = z.object({ ok: z.literal(true), account: AccountSchema }).openapi("AccountResult");
 
-export const MeResult = z
-  .object({ ok: z.literal(true), account: AccountSchema, roster: z.array(RosterEntrySchema) })
-  .openapi("MeResult");
-
 export const SwitchBody = z.strictObject({ did_oc: DidOc }).openapi("SwitchRequest");
-
-export const LogoutQuery = z.strictObject({ scope: z.enum(["current", "all"]).optional() });
-
-export const LogoutResult = z.object({ ok: z.literal(true), switched_to: DidOc.nullable() }).openapi("LogoutResult");
 
 export const AccountPatchBody = z
   .strictObject({

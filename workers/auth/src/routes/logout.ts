@@ -1,5 +1,6 @@
 // POST /api/auth/logout?scope=current|all (default all), per the browser-session state table.
 import { createRoute } from "@hono/zod-openapi";
+import { logoutRoute } from "../../../../shared/auth/session-routes";
 import { orm } from "../../../../shared/db/client";
 import { deleteRoster, deleteSession, reissueSession, rosterMembers } from "../../../../shared/db/sessions";
 import { sameOrigin } from "../../../../shared/http/same-origin";
@@ -8,7 +9,6 @@ import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { clearSessionCookie, currentSession, setSessionCookie } from "../session-context";
-import { logoutRoute } from "../session-routes";
 
 export const logoutRoutes = routeGroup<AuthEnv>();
 

@@ -1,6 +1,7 @@
 // GET /api/auth/me: the active account and the rest of the browser's roster.
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import { meRoute } from "../../../../shared/auth/session-routes";
 import { accountView } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
 import { rosterMembers, touchSession } from "../../../../shared/db/sessions";
@@ -9,7 +10,6 @@ import { isoMs } from "../../../../shared/time";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { requireSession } from "../session-context";
-import { meRoute } from "../session-routes";
 
 export const meRoutes = routeGroup<AuthEnv>();
 

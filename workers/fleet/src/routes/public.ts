@@ -2,12 +2,12 @@
 // catalogue, and /api/auth/* answered by the auth worker (the fleet host shares the cookie and its sessions).
 import { createRoute, z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
+import { SESSION_ROUTES } from "../../../../shared/auth/session-routes";
 import { orm } from "../../../../shared/db/client";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { limiterFor } from "../../../../shared/rate-limit/shards";
 import { routeGroup } from "../../../../shared/validate";
-import { SESSION_ROUTES } from "../../../auth/src/session-routes";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 

@@ -4,7 +4,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes, outbox } from "../../../../shared/db/schema";
-import type { NewEnvelope } from "../registry/store";
 
 /** Envelope kind labels in delivery bodies (service-spec Events: e.g. `agent-action`). */
 export const KIND_LABEL: Record<string, string> = {
@@ -18,7 +17,9 @@ export const KIND_LABEL: Record<string, string> = {
 };
 
 /** The delivery body `{id, project_id, kind, envelope, delegation_id?}`, with the envelope's bytes embedded as is. */
-export function eventPayload(row: NewEnvelope): string {
+export function eventPayload(
+  row: Pick<typeof envelopes.$inferInsert, "id" | "projectId" | "kind" | "body" | "delegationId">,
+): string {
   const head = `{"id":"${row.id}","project_id":"${row.projectId}","kind":"${KIND_LABEL[row.kind]}","envelope":${row.body}`;
   return row.kind === "action" ? `${head},"delegation_id":"${row.delegationId}"}` : `${head}}`;
 }

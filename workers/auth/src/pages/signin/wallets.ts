@@ -8,12 +8,7 @@
 // Any refusal (a rejected promise or an error answer, whatever its shape) is `undefined`: the page then says so and
 // paste still works.
 
-export interface BrowserWallet {
-  /** The address the wallet will sign with; undefined when it refuses or has none. */
-  address(): Promise<string | undefined>;
-  /** A BIP-322 signature (base64) of `message` by `address`; undefined when the wallet refuses. */
-  sign(address: string, message: string): Promise<string | undefined>;
-}
+import { asked, type BrowserWallet } from "./browser-wallet";
 
 export interface WalletChoice {
   name: string;
@@ -44,15 +39,6 @@ declare global {
   interface Window {
     unisat?: UnisatApi;
     LeatherProvider?: LeatherApi;
-  }
-}
-
-/** Runs one wallet step; a refusal, whatever its shape, becomes undefined. */
-export async function asked<T>(step: () => Promise<T | undefined>): Promise<T | undefined> {
-  try {
-    return await step();
-  } catch {
-    return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 // asks for the payment address, `signMessage` with protocol BIP322 signs the challenge (without it, Xverse signs a
 // payment address with legacy ECDSA, which this host does not take). Loaded by wallets.ts only when Xverse is chosen.
 import { AddressPurpose, MessageSigningProtocols, request } from "@sats-connect/core";
-import { asked, type BrowserWallet } from "./wallets";
+import { asked, type BrowserWallet } from "./browser-wallet";
 
 const PROVIDER = "XverseProviders.BitcoinProvider";
 

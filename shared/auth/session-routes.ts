@@ -1,8 +1,9 @@
-// The two session routes the fleet worker forwards to this worker (`/api/auth/me`, `/api/auth/logout`), as OpenAPI
-// definitions without handlers or middleware and without side effects: this worker serves them (me.ts, logout.ts),
-// and the fleet's document lists the same definitions, so the two descriptions cannot drift apart.
+// The two session routes the fleet worker forwards to the auth host (`/api/auth/me`, `/api/auth/logout`), as OpenAPI
+// definitions without handlers or middleware and without side effects: the auth host serves them (its routes/me.ts,
+// logout.ts), and the fleet's document lists the same definitions, so the two descriptions cannot drift apart.
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, json, LogoutQuery, LogoutResult, MeResult } from "./schemas";
+import { errorResponses, json } from "../http/openapi";
+import { LogoutQuery, LogoutResult, MeResult } from "./session-schemas";
 
 export const meRoute = createRoute({
   method: "get",

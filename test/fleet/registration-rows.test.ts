@@ -1,0 +1,106 @@
+// What a registration costs in D1's billed units (issue 31, item 8): the rows read and written by each kind's
+// registration, from each statement's own `meta` (an index entry written counts as a row written). The figures are
+// held here so a new index or statement cannot raise them unseen; docs/scale.md prices them.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createAbandonmentEnvelope } from "../../shared/envelopes/pledge";
+import { isoSeconds } from "../../shared/time";
+import { app } from "../../workers/fleet/src/app";
+import { recordD1 } from "../helpers/d1-recorder";
+import { action, delegation, keptOutcome, pledge, revocation, subdelegation } from "../helpers/envelopes";
+import { FLEET, FleetClient, signedIn, subscribed } from "../helpers/fleet";
+import { newWallet } from "../helpers/wallet";
+
+interface Cost {
+  read: number;
+  written: number;
+}
+
+/** A registration through the app by a project token, with D1's row counts of every statement it ran. */
+async function registered(bot: FleetClient, path: string, body: unknown): Promise<Cost> {
+  const recording = recordD1();
+  const ctx = createExecutionContext();
+  const res = await app.fetch(
+    new Request(`${FLEET}${path}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${bot.bearer}`,
+        "cf-connecting-ip": bot.ip,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(body),
+    }),
+    { ...env, DB: recording.db },
+    ctx,
+  );
+  expect(res.status, await res.clone().text()).toBe(201);
+  // The registration's own statements: what ran before its answer (the background fan-out runs after it).
+  const rows = [...recording.rows];
+  await waitOnExecutionContext(ctx);
+  return {
+    read: rows.reduce((sum, r) => sum + r.read, 0),
+    written: rows.reduce((sum, r) => sum + r.written, 0),
+  };
+}
+
+/** A project, its owner's token, and one registration of every kind; each kind's cost. */
+async function everyKind(options: { endpoint: boolean }): Promise<Record<string, Cost>> {
+  const [principal, agent, subagent, counterparty] = [newWallet(), newWallet("p2tr"), newWallet(), newWallet()];
+  const owner = await signedIn(principal.address);
+  const projectId = (await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "rows" })).body
+    .project.id;
+  if (options.endpoint) await subscribed(owner, projectId);
+  const token = await owner.call<{ secret: string }>("POST", "/api/tokens", { project_id: projectId, name: "rows" });
+  const bot = new FleetClient();
+  bot.bearer = token.body.secret;
+  const post = (path: string, envelope: unknown) => registered(bot, path, { project_id: projectId, envelope });
+
+  const grant = await delegation(principal, agent);
+  const below = await subdelegation(grant.id, agent, subagent);
+  const kept = await pledge(principal, counterparty);
+  const abandoned = await pledge(principal, counterparty);
+  const costs: Record<string, Cost> = {};
+  costs.delegation = await post("/api/delegations", grant.envelope);
+  costs.subdelegation = await post("/api/subdelegations", below.envelope);
+  costs.action = await post("/api/actions", (await action(grant.id, agent)).envelope);
+  costs.pledge = await post("/api/pledges", kept.envelope);
+  costs.outcome = await post(`/api/pledges/${kept.id}/outcome`, (await keptOutcome(kept.id, counterparty)).envelope);
+  await post("/api/pledges", abandoned.envelope);
+  const abandonment = await createAbandonmentEnvelope(
+    { pledge_id: abandoned.id, abandoned_at: isoSeconds(Date.now()), reason: "changed plans" },
+    principal,
+  );
+  costs.abandonment = await post("/api/pledge-abandonments", abandonment.envelope);
+  costs.revocation = await post("/api/revocations", (await revocation(grant.id, principal)).envelope);
+  return costs;
+}
+
+/**
+ * Rows written by an action's one statement, as SQLite counts them: the envelope row, its AUTOINCREMENT counter in
+ * sqlite_sequence, an entry in each of the six indexes a row of any kind enters (envelopes_project_id,
+ * _project_kind, _parent, _delegation, _swearer, _kind_id), and, from the AFTER INSERT trigger, the log leaf with its
+ * primary-key and envelope indexes. docs/scale.md, "What it costs", prices it and names the way to 5.
+ */
+const ACTION_WRITES = 1 + 1 + 6 + 3;
+/** The outbox event a project with an active endpoint adds: its row, its primary-key index and outbox_pending. */
+const EVENT_WRITES = 3;
+
+describe("what a registration costs in D1 rows", () => {
+  it("each kind, without and with a webhook endpoint (its outbox event)", async () => {
+    const quiet = await everyKind({ endpoint: false });
+    expect(quiet.action).toEqual({ read: 11, written: ACTION_WRITES });
+    expect(quiet).toEqual({
+      delegation: { read: 8, written: 12 },
+      subdelegation: { read: 11, written: 11 },
+      action: { read: 11, written: 11 },
+      pledge: { read: 10, written: 11 },
+      outcome: { read: 13, written: 13 },
+      abandonment: { read: 13, written: 13 },
+      revocation: { read: 28, written: 13 },
+    });
+    const withEvents = await everyKind({ endpoint: true });
+    for (const [kind, cost] of Object.entries(quiet)) {
+      expect(withEvents[kind]?.written, kind).toBe(cost.written + EVENT_WRITES);
+    }
+  });
+});

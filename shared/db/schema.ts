@@ -196,10 +196,16 @@ export const envelopes = sqliteTable(
   (t) => [
     uniqueIndex("envelopes_project_id").on(t.projectId, t.id),
     index("envelopes_project_kind").on(t.projectId, t.kind, t.seq),
-    index("envelopes_parent").on(t.projectId, t.parentId),
-    index("envelopes_delegation").on(t.projectId, t.delegationId),
-    index("envelopes_swearer").on(t.swearer),
-    index("envelopes_kind_id").on(t.kind, t.id),
+    // Partial where a column is set only for some kinds, so a registration enters only the indexes its kind needs
+    // (a row written per index entry is what D1 bills; docs/scale.md, "What it costs"). A query's `col = ?`
+    // implies `col IS NOT NULL`, so SQLite uses these without the query saying so; the two on pledges need the
+    // query to say `kind = 'pledge'` as a literal (registry/pledge-rows.ts).
+    index("envelopes_parent").on(t.projectId, t.parentId).where(sql`parent_id IS NOT NULL`),
+    index("envelopes_delegation").on(t.projectId, t.delegationId).where(sql`delegation_id IS NOT NULL`),
+    index("envelopes_swearer").on(t.swearer).where(sql`swearer IS NOT NULL`),
+    index("envelopes_pledge_id").on(t.id).where(sql`kind = 'pledge'`),
+    index("envelopes_pledges_pending").on(t.expiresAt).where(sql`kind = 'pledge' AND status = 'pending'`),
+    index("envelopes_resolutions").on(t.pledgeId).where(sql`kind IN ('outcome', 'abandonment')`),
     // One resolution (outcome or abandonment) per pledge per project, even under concurrent registration.
     uniqueIndex("envelopes_pledge_resolution")
       .on(t.projectId, t.pledgeId)

@@ -4,17 +4,19 @@
 // deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04); log leaves written without
 // their hash are hashed in bounded slices (registry/leaf-hashes.ts), and every log behind its leaves has its
 // integrator poked (log/catch-up.ts); payment processor event ids older than their retention are forgotten.
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
 import { type Db, orm } from "../../../shared/db/client";
 import { envelopes } from "../../../shared/db/schema";
 import { expiredUnresolvedOutcome, isExpiryDue, type PledgeEnvelope } from "../../../shared/envelopes/pledge";
 import { storedFields } from "../../../shared/envelopes/stored-fields";
 import { AppError } from "../../../shared/errors";
+import { isoSeconds } from "../../../shared/time";
 import { forgetOldProcessorEvents } from "./billing/ledger";
 import type { FleetBindings } from "./env";
 import { catchUpLogs } from "./log/catch-up";
 import { envelopeIn } from "./registry/conditions";
 import { hashLeaves } from "./registry/leaf-hashes";
+import { isPendingPledge } from "./registry/pledge-rows";
 import { pledgeMovesTo } from "./registry/pledge-state";
 import { register } from "./registry/store";
 import { dispatch, endpointsWithDueWork, kickEndpoints } from "./webhooks/dispatch";
@@ -35,7 +37,10 @@ async function expirePledges(db: Db, now: number): Promise<number> {
   const pending = await db
     .select()
     .from(envelopes)
-    .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.status, "pending")))
+    // Due ones only, soonest first: a batch of pledges not yet due can never stand before one that is. A pledge's
+    // expires_at is ISO 8601 UTC at second precision (its grammar), so text order is time order.
+    .where(and(isPendingPledge, lte(envelopes.expiresAt, isoSeconds(now))))
+    .orderBy(asc(envelopes.expiresAt))
     .limit(RECONCILE_BATCH);
   let expired = 0;
   for (const row of pending) {

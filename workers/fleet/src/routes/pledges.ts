@@ -1,7 +1,7 @@
 // OC Pledge registration (V1) and its public reads, by id and by swearer (service-spec "States and transitions →
 // Pledge"; DECISIONS 17, 28). Outcomes and abandonments (V2), which resolve a pending pledge: pledge-resolutions.ts.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { type Db, orm } from "../../../../shared/db/client";
 import { envelopes } from "../../../../shared/db/schema";
 import { checkPledgeDelegation, parsePledgeEnvelope, verifyPledgeSignature } from "../../../../shared/envelopes/pledge";
@@ -14,6 +14,7 @@ import { routeLimit } from "../limits";
 import { GRANT_KINDS } from "../registry/grants";
 import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
 import { stillIn, storedEnvelope } from "../registry/parents";
+import { isPledge, isResolution } from "../registry/pledge-rows";
 import { type EnvelopeRow, register } from "../registry/store";
 import { EnvelopeRecord, envelopeView, LogIndex, PublicPledgeRecord, publicPledgeView } from "../registry/views";
 import { Address } from "../schemas";
@@ -84,7 +85,7 @@ pledgeRoutes.openapi(
     const rows = await db
       .select()
       .from(envelopes)
-      .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.swearer, swearer)))
+      .where(and(isPledge, eq(envelopes.swearer, swearer)))
       .orderBy(asc(envelopes.seq))
       .limit(200);
     const ids = [...new Set(rows.map((r) => r.id))];
@@ -122,19 +123,19 @@ async function publicPledge(db: Db, id: string): Promise<EnvelopeRow | undefined
   const firstResolution = db
     .select({ projectId: envelopes.projectId })
     .from(envelopes)
-    .where(and(eq(envelopes.pledgeId, id), inArray(envelopes.kind, ["outcome", "abandonment"])))
+    .where(and(eq(envelopes.pledgeId, id), isResolution))
     .orderBy(asc(envelopes.seq))
     .limit(1);
   const resolved = await db
     .select()
     .from(envelopes)
-    .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.id, id), eq(envelopes.projectId, firstResolution)))
+    .where(and(isPledge, eq(envelopes.id, id), eq(envelopes.projectId, firstResolution)))
     .get();
   if (resolved) return resolved;
   return db
     .select()
     .from(envelopes)
-    .where(and(eq(envelopes.kind, "pledge"), eq(envelopes.id, id)))
+    .where(and(isPledge, eq(envelopes.id, id)))
     .orderBy(asc(envelopes.seq))
     .get();
 }

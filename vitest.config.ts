@@ -205,6 +205,30 @@ export default {
           },
         },
         {
+          // The fleet's suite again with the auth host's database apart from the registry's (issue 31): the fleet
+          // reads sessions through AUTH_DB only, so every route, cookie and logout must hold with two databases.
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: path.join(root, "workers/fleet/wrangler.toml") },
+              miniflare: {
+                bindings: fleetBindings,
+                workers: [authStub],
+                d1Databases: {
+                  DB: "00000000-0000-0000-0000-000000000001",
+                  AUTH_DB: "00000000-0000-0000-0000-0000000000a1",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "fleet-split",
+            root,
+            include: ["test/fleet/**/*.test.ts"],
+            exclude: ["**/*.node.test.ts"],
+            setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
+          },
+        },
+        {
           // Node cannot import a `.wasm` file: the verifier's libsecp256k1 comes from the twin that compiles its bytes.
           resolve: { alias: [NODE_SECP256K1_MODULE] },
           test: {

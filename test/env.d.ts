@@ -15,7 +15,9 @@ declare global {
       ESPLORA_URL?: string;
       EMAIL_CODE_KEY?: string;
       MAIL_API_URL?: string;
-      /** fleet project: its audit-signing key. */
+      /** fleet projects: the auth host's database (the registry's own in the default pass, another in fleet-split). */
+      AUTH_DB?: D1Database;
+      /** fleet projects: its audit-signing key. */
       FLEET_SIGNING_KEY?: string;
       /** fleet project: the loopback webhook receiver (test/harness/webhook-receiver.mjs). */
       TEST_RECEIVER?: string;

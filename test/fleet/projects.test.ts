@@ -1,13 +1,14 @@
 // Projects, authentication on the fleet host, tenancy.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { authDb } from "../helpers/auth-db";
 import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
 
 describe("fleet authentication", () => {
   it("accepts the auth host's cookie while its session row is live, and refuses it at once after logout", async () => {
     const client = await signedIn();
     expect((await client.call("GET", "/api/projects")).status).toBe(200);
-    await env.DB.prepare("DELETE FROM sessions").run(); // what logout does to the row
+    await authDb().prepare("DELETE FROM sessions").run(); // what logout does to the row
     const res = await client.call("GET", "/api/projects");
     expect(res.status).toBe(401);
     expect(res.body.reason).toBe("unauthenticated");

@@ -74,9 +74,14 @@ interface Caller {
   auth: Record<string, string>;
 }
 
-/** POST through the app with a counting D1; the count stops at the answer (background dispatch is not the request). */
+/**
+ * POST through the app with counting D1 bindings (the registry's and the auth host's session reads, in one log); the
+ * count stops at the answer (background dispatch is not the request).
+ */
 async function post(caller: Caller, path: string, body: unknown) {
-  const { binding, onRequestPath } = countingD1(env.DB);
+  const calls: string[] = [];
+  const { binding, onRequestPath } = countingD1(env.DB, calls);
+  const authDb = countingD1(env.AUTH_DB ?? env.DB, calls).binding;
   const ctx = createExecutionContext();
   const res = await app.fetch(
     new Request(`${FLEET}${path}`, {
@@ -84,13 +89,13 @@ async function post(caller: Caller, path: string, body: unknown) {
       headers: { "content-type": "application/json", "cf-connecting-ip": caller.ip, ...caller.auth },
       body: JSON.stringify(body),
     }),
-    { ...env, DB: binding },
+    { ...env, DB: binding, AUTH_DB: authDb },
     ctx,
   );
-  const calls = onRequestPath();
+  const onPath = onRequestPath();
   const json = (await res.json()) as { ok: boolean; reason?: string };
   await waitOnExecutionContext(ctx);
-  return { status: res.status, reason: json.reason, calls };
+  return { status: res.status, reason: json.reason, calls: onPath };
 }
 
 let ipSeq = 0;

@@ -3,6 +3,7 @@
 import { env, SELF } from "cloudflare:test";
 import { randomHex, randomToken, sha256Hex } from "../../shared/crypto/digest";
 import { DAY } from "../../shared/time";
+import { authDb } from "./auth-db";
 import { freshIp } from "./browser";
 import { mintToken } from "./tokens";
 import { newWallet } from "./wallet";
@@ -44,18 +45,21 @@ export async function signedIn(
   const didOc = `did:oc:${id}`;
   const now = Date.now();
   const jti = randomToken(18);
-  await env.DB.batch([
-    env.DB.prepare(
-      "INSERT INTO accounts (id, did_oc, primary_btc, display_identity_kind, created_at, updated_at) VALUES (?, ?, ?, 'btc', ?, ?)",
-    ).bind(id, didOc, address, now, now),
-    env.DB.prepare("INSERT INTO account_identities (kind, value, account_id, created_at) VALUES ('btc', ?, ?, ?)").bind(
-      address,
-      id,
-      now,
-    ),
-    env.DB.prepare(
-      "INSERT INTO sessions (id, token_hash, account_id, roster_id, authenticated_at, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ).bind(crypto.randomUUID(), await sha256Hex(jti), id, crypto.randomUUID(), now, now, now + 30 * DAY, now),
+  const db = authDb();
+  await db.batch([
+    db
+      .prepare(
+        "INSERT INTO accounts (id, did_oc, primary_btc, display_identity_kind, created_at, updated_at) VALUES (?, ?, ?, 'btc', ?, ?)",
+      )
+      .bind(id, didOc, address, now, now),
+    db
+      .prepare("INSERT INTO account_identities (kind, value, account_id, created_at) VALUES ('btc', ?, ?, ?)")
+      .bind(address, id, now),
+    db
+      .prepare(
+        "INSERT INTO sessions (id, token_hash, account_id, roster_id, authenticated_at, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .bind(crypto.randomUUID(), await sha256Hex(jti), id, crypto.randomUUID(), now, now, now + 30 * DAY, now),
   ]);
   const client = new FleetClient();
   client.address = address;

@@ -5,6 +5,7 @@ import { type SessionSubject, signSessionToken } from "../../shared/auth/session
 import { randomToken, sha256Hex } from "../../shared/crypto/digest";
 import { loadSigningKey } from "../../shared/crypto/signing-key";
 import { DAY } from "../../shared/time";
+import { authDb } from "./auth-db";
 import { AUTH_ORIGIN } from "./browser";
 
 export function decodePart(token: string, index: 0 | 1): Record<string, unknown> {
@@ -30,9 +31,10 @@ export async function mintToken(
 export async function legacySession(account: { id: string; didOc: string }): Promise<string> {
   const jti = randomToken(18);
   const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO sessions (id, token_hash, account_id, roster_id, authenticated_at, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)",
-  )
+  await authDb()
+    .prepare(
+      "INSERT INTO sessions (id, token_hash, account_id, roster_id, authenticated_at, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)",
+    )
     .bind(crypto.randomUUID(), await sha256Hex(jti), account.id, now, now, now + 30 * DAY, now)
     .run();
   return mintToken({
@@ -48,7 +50,8 @@ export async function legacySession(account: { id: string; didOc: string }): Pro
 }
 
 export async function accountRow(didOc: string): Promise<{ id: string; didOc: string }> {
-  const row = await env.DB.prepare("SELECT id, did_oc AS didOc FROM accounts WHERE did_oc = ?")
+  const row = await authDb()
+    .prepare("SELECT id, did_oc AS didOc FROM accounts WHERE did_oc = ?")
     .bind(didOc)
     .first<{ id: string; didOc: string }>();
   if (!row) throw new Error(`no account ${didOc}`);
@@ -56,9 +59,8 @@ export async function accountRow(didOc: string): Promise<{ id: string; didOc: st
 }
 
 export async function sessionRows(accountDid: string) {
-  const { results } = await env.DB.prepare(
-    "SELECT s.* FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE a.did_oc = ?",
-  )
+  const { results } = await authDb()
+    .prepare("SELECT s.* FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE a.did_oc = ?")
     .bind(accountDid)
     .all<{ id: string; roster_id: string | null; created_at: number; expires_at: number }>();
   return results;

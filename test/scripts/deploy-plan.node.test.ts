@@ -52,7 +52,11 @@ describe("each worker's configuration", () => {
       routes: [{ pattern: "auth.example.com", custom_domain: true }],
       workers_dev: false,
       services: [{ binding: "VERIFY", service: "verify" }],
-      d1_databases: [{ binding: "DB", database_name: "oc-db", database_id: "db-id" }],
+      // One database for both bindings today (the registry's own is issue 31's next step, docs/scale.md).
+      d1_databases: [
+        { binding: "DB", database_name: "oc-db", database_id: "db-id" },
+        { binding: "REGISTRY_DB", database_name: "oc-db", database_id: "db-id" },
+      ],
       kv_namespaces: [{ binding: "KV", id: "kv-id" }],
       observability: { enabled: true },
       vars: {
@@ -83,7 +87,10 @@ describe("each worker's configuration", () => {
       name: "fleet-staging",
       workers_dev: true,
       services: [{ binding: "AUTH", service: "auth-staging" }],
-      d1_databases: [{ database_name: "oc-db-staging" }],
+      d1_databases: [
+        { binding: "DB", database_name: "oc-db-staging" },
+        { binding: "AUTH_DB", database_name: "oc-db-staging" },
+      ],
       vars: { AUTH_ORIGIN: "https://auth-staging.acme.workers.dev" },
     });
   });

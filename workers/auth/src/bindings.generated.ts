@@ -2,6 +2,7 @@
 export interface AuthGeneratedBindings {
   KV: KVNamespace;
   DB: D1Database;
+  REGISTRY_DB: D1Database;
   ASSETS: Fetcher;
   AUTH_ORIGIN: string;
   FLEET_ORIGIN: string;

@@ -2,6 +2,7 @@
 export interface FleetGeneratedBindings {
   KV: KVNamespace;
   DB: D1Database;
+  AUTH_DB: D1Database;
   AUTH_ORIGIN: string;
   FLEET_ORIGIN: string;
   RATE_LIMITER: DurableObjectNamespace<import("../../../shared/rate-limit/rate-limiter").RateLimiter>;

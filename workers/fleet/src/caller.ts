@@ -107,7 +107,9 @@ export const identifyCaller: MiddlewareHandler<FleetEnv> = async (c, next) => {
     caller = await tokenCaller(c, secret, now);
   } else if (c.req.header("cookie")) {
     const cookie = c.req.header("cookie");
-    const current = await resolveSession(orm(c.env.DB), cookie, {
+    // The session row lives in the auth host's database, read at its primary (the binding itself, no D1 session):
+    // a logout there must reach this request at once (DECISIONS 9).
+    const current = await resolveSession(orm(c.env.AUTH_DB), cookie, {
       keys: await sessionKeys(c.env, cookie, now),
       issuer: c.env.AUTH_ORIGIN,
       now,

@@ -41,18 +41,24 @@ familyRoutes.openapi(
     },
   }),
   async (c) => {
+    // Accounts from the auth host's database, projects and envelopes from the registry's (the same one today).
     const db = orm(c.env.DB);
-    const [accountCount, identityRows, projectCount, envelopeRows] = await db.batch([
-      db.select({ n: count() }).from(accounts),
-      db
-        .select({
-          kind: sql<string>`case when ${accountIdentities.kind} like 'connect:%' then 'connect' when ${accountIdentities.kind} like 'oidc:%' then 'oidc' else ${accountIdentities.kind} end`,
-          n: count(),
-        })
-        .from(accountIdentities)
-        .groupBy(sql`1`),
-      db.select({ n: count() }).from(projects),
-      db.select({ kind: envelopes.kind, n: count() }).from(envelopes).groupBy(envelopes.kind),
+    const registry = orm(c.env.REGISTRY_DB);
+    const [[accountCount, identityRows], [projectCount, envelopeRows]] = await Promise.all([
+      db.batch([
+        db.select({ n: count() }).from(accounts),
+        db
+          .select({
+            kind: sql<string>`case when ${accountIdentities.kind} like 'connect:%' then 'connect' when ${accountIdentities.kind} like 'oidc:%' then 'oidc' else ${accountIdentities.kind} end`,
+            n: count(),
+          })
+          .from(accountIdentities)
+          .groupBy(sql`1`),
+      ]),
+      registry.batch([
+        registry.select({ n: count() }).from(projects),
+        registry.select({ kind: envelopes.kind, n: count() }).from(envelopes).groupBy(envelopes.kind),
+      ]),
     ]);
     c.header("Cache-Control", "public, max-age=60");
     return c.json(

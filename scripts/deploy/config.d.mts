@@ -11,6 +11,7 @@ export type DeployConfigValue = {
   providers: { github?: boolean; google?: boolean; oidc?: { issuer: string; label: string } };
   billing: { stripe?: boolean; btcpay?: { url: string; store_id: string } };
   webauthn_user_verification: string;
+  registry_database: "own" | "shared";
 };
 export function describeIssues(error: z.ZodError): string[];
 export function loadDeployConfig(file: string): DeployConfigValue;

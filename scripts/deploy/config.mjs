@@ -81,6 +81,13 @@ export const DeployConfig = z.strictObject({
     })
     .default({}),
   webauthn_user_verification: z.enum(["preferred", "required"]).default("preferred"),
+  /**
+   * `own`: the registry (projects and everything under them) in a database of its own, `oc-registry`, apart from the
+   * auth host's sign-in state in `oc-db`, so a busy project's registrations never queue behind sign-ins (issue 31).
+   * `shared` (the default, and every deployment made before it): one database for both. Moving a shared deployment's
+   * registry is a restore of each project's bundle into the new database (docs/recovery.md), not a setting.
+   */
+  registry_database: z.enum(["own", "shared"]).default("shared"),
 });
 
 /** One line per problem: `environments.production.auth_host: a lowercase host name…`. */

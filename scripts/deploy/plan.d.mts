@@ -4,7 +4,8 @@ import type { DeployConfigValue } from "./config.mjs";
 export const root: string;
 export const WORKERS: readonly { id: "verify" | "auth" | "fleet"; config: string }[];
 export function nameIn(base: string, env: string): string;
-export function resourceNames(env: string): { database: string; namespace: string };
+export function resourceNames(env: string): { database: string; registry: string; namespace: string };
+export function isRegistryBinding(config: DeployConfigValue, worker: string, binding: string): boolean;
 export function originsOf(envConfig: Record<string, unknown>, env: string): { auth: string; fleet: string };
 export function varsOf(
   worker: string,
@@ -14,7 +15,7 @@ export function varsOf(
 ): Record<string, string>;
 export function workerConfig(
   worker: string,
-  input: { config: DeployConfigValue; env: string; ids: { database: string; namespace: string } },
+  input: { config: DeployConfigValue; env: string; ids: { database: string; registry?: string; namespace: string } },
 ): Record<string, unknown>;
 export const GENERATED_SECRETS: Record<string, string[]>;
 export function missingSecrets(

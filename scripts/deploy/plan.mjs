@@ -20,7 +20,15 @@ export const WORKERS = [
 export const nameIn = (base, env) => (env === "production" ? base : `${base}-${env}`);
 
 export function resourceNames(env) {
-  return { database: nameIn("oc-db", env), namespace: nameIn("oc-kv", env) };
+  return { database: nameIn("oc-db", env), registry: nameIn("oc-registry", env), namespace: nameIn("oc-kv", env) };
+}
+
+/** The D1 bindings that hold the registry (the fleet's own database; the auth host's window on it). */
+const REGISTRY_BINDINGS = { auth: ["REGISTRY_DB"], fleet: ["DB"] };
+
+/** Whether `binding` of `worker` names the registry's own database under this configuration. */
+export function isRegistryBinding(config, worker, binding) {
+  return config.registry_database === "own" && (REGISTRY_BINDINGS[worker] ?? []).includes(binding);
 }
 
 /** The two public origins of an environment: its custom domains, or its workers.dev names. */
@@ -94,12 +102,15 @@ export function workerConfig(worker, { config, env, ids }) {
   if (base.assets) out.assets = { ...base.assets, directory: path.join(dir, base.assets.directory) };
   if (base.services) out.services = base.services.map((s) => ({ ...s, service: nameIn(s.service, env) }));
   if (base.d1_databases) {
-    out.d1_databases = base.d1_databases.map((d) => ({
-      ...d,
-      database_name: names.database,
-      database_id: ids.database,
-      migrations_dir: path.join(dir, d.migrations_dir),
-    }));
+    out.d1_databases = base.d1_databases.map((d) => {
+      const registry = isRegistryBinding(config, worker, d.binding);
+      return {
+        ...d,
+        database_name: registry ? names.registry : names.database,
+        database_id: registry ? ids.registry : ids.database,
+        migrations_dir: path.join(dir, d.migrations_dir),
+      };
+    });
   }
   if (base.kv_namespaces) out.kv_namespaces = base.kv_namespaces.map((k) => ({ ...k, id: ids.namespace }));
   // verify has no public route: it is reached only through auth's service binding.

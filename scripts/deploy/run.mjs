@@ -90,8 +90,10 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
   await checkCredentials(run);
 
   const names = resourceNames(env);
+  const ownRegistry = config.registry_database === "own";
   const ids = {
     database: await ensureDatabase(names.database, say),
+    ...(ownRegistry && { registry: await ensureDatabase(names.registry, say) }),
     namespace: await ensureNamespace(names.namespace, say),
   };
   const dir = path.join(root, ".deploy", env);
@@ -104,8 +106,12 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
 
   say("building the assets");
   execFileSync(process.execPath, [path.join(root, "scripts/build-assets.mjs")], { cwd: root, stdio: "ignore" });
-  say(`applying the migrations to ${names.database}`);
-  await run(["d1", "migrations", "apply", names.database, "--remote", "-c", configs.auth]);
+  // Every database gets every migration (a table one side never uses stays empty), so the two can never disagree
+  // on the schema; auth's configuration names both (its DB and its REGISTRY_DB).
+  for (const name of ownRegistry ? [names.database, names.registry] : [names.database]) {
+    say(`applying the migrations to ${name}`);
+    await run(["d1", "migrations", "apply", name, "--remote", "-c", configs.auth]);
+  }
 
   // The workers in dependency order, each with the secrets it lacks; the audit key's pair is decided before either
   // worker gets its half, and auth (which publishes the public half) deploys before the fleet (which signs).

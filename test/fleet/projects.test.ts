@@ -1,5 +1,4 @@
 // Projects, authentication on the fleet host, tenancy.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { authDb } from "../helpers/auth-db";
 import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";

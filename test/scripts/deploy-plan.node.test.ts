@@ -94,6 +94,23 @@ describe("each worker's configuration", () => {
       vars: { AUTH_ORIGIN: "https://auth-staging.acme.workers.dev" },
     });
   });
+
+  it("registry_database own: the registry's bindings name oc-registry, the sign-in state's oc-db (issue 31)", () => {
+    const own = config({ ...production, registry_database: "own" });
+    const twoIds = { ...ids, registry: "registry-id" };
+    const databases = (worker: string) =>
+      (workerConfig(worker, { config: own, env: "staging", ids: twoIds }) as { d1_databases: unknown[] }).d1_databases;
+    expect(databases("fleet")).toMatchObject([
+      { binding: "DB", database_name: "oc-registry-staging", database_id: "registry-id" },
+      { binding: "AUTH_DB", database_name: "oc-db-staging", database_id: "db-id" },
+    ]);
+    expect(databases("auth")).toMatchObject([
+      { binding: "DB", database_name: "oc-db-staging", database_id: "db-id" },
+      { binding: "REGISTRY_DB", database_name: "oc-registry-staging", database_id: "registry-id" },
+    ]);
+    // Left out, a configuration keeps the one database every earlier deployment has.
+    expect(production.registry_database).toBe("shared");
+  });
 });
 
 describe("secrets", () => {

@@ -168,6 +168,26 @@ describe("npm run deploy", () => {
     expect(s.state().workers["auth-staging"]?.secrets).toEqual(auth?.secrets);
   }, 120_000);
 
+  it("registry_database own: a second database, migrated too, that the fleet's DB and auth's REGISTRY_DB name", async () => {
+    const s = stand({ registry_database: "own" });
+    const first = await deploy(s);
+    expect(first.code, first.stderr).toBe(0);
+    const state = s.state();
+    expect(state.databases.map((d) => d.name)).toEqual(["oc-db-staging", "oc-registry-staging"]);
+    expect(state.migrations).toEqual(["oc-db-staging", "oc-registry-staging"]);
+    const uuid = (name: string) => state.databases.find((d) => d.name === name)?.uuid;
+    const bindings = (worker: string) => {
+      const config = state.workers[worker]?.config as { d1_databases?: { binding: string; database_id: string }[] };
+      return Object.fromEntries((config?.d1_databases ?? []).map((d) => [d.binding, d.database_id]));
+    };
+    expect(bindings("fleet-staging")).toEqual({ DB: uuid("oc-registry-staging"), AUTH_DB: uuid("oc-db-staging") });
+    expect(bindings("auth-staging")).toEqual({ DB: uuid("oc-db-staging"), REGISTRY_DB: uuid("oc-registry-staging") });
+    // A second run finds both by name and creates nothing.
+    const before = s.calls().length;
+    expect((await deploy(s)).code).toBe(0);
+    expect(s.calls().slice(before).map(step)).not.toContain("d1 create");
+  }, 120_000);
+
   it("without Cloudflare credentials: one line, exit non-zero, nothing created", async () => {
     const s = stand();
     const res = await deploy(s, { FAKE_WRANGLER_SIGNED_OUT: "1" });

@@ -4,7 +4,7 @@
 // deliveries gets its alarm re-armed (a lost alarm would otherwise sleep forever, FLT-04); log leaves written without
 // their hash are hashed in bounded slices (registry/leaf-hashes.ts), and every log behind its leaves has its
 // integrator poked (log/catch-up.ts); payment processor event ids older than their retention are forgotten.
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, lte } from "drizzle-orm";
 import { type Db, orm } from "../../../shared/db/client";
 import { envelopes } from "../../../shared/db/schema";
 import { expiredUnresolvedOutcome, isExpiryDue, type PledgeEnvelope } from "../../../shared/envelopes/pledge";

@@ -5,19 +5,10 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../workers/auth/src/app";
 import { VERIFY_PATHS } from "../../workers/auth/src/routes/verify-proxy";
-import { AUTH_ORIGIN, Browser, freshIp } from "../helpers/browser";
+import { AUTH_ORIGIN, Browser } from "../helpers/browser";
+import { accessControl, expectNoCors, fromPage, PAGE } from "../helpers/cors";
 import { getRoutes } from "../helpers/page-routes";
 import { newWallet } from "../helpers/wallet";
-
-const PAGE = "https://shop.example";
-const fromPage = (headers: Record<string, string> = {}) => ({
-  origin: PAGE,
-  "sec-fetch-site": "cross-site",
-  "cf-connecting-ip": freshIp(),
-  ...headers,
-});
-
-const accessControl = (headers: Headers) => [...headers].filter(([name]) => name.startsWith("access-control-"));
 
 /** Public documents without a cookie, permissive since before issue 32: the OpenAPI description and the JWKS. */
 const PUBLIC_DOCUMENTS = ["/api/openapi", "/api/auth/jwks", "/.well-known/jwks.json"];
@@ -93,24 +84,12 @@ describe("the host's cookie routes answer no CORS", () => {
 
   it("every other route of the host, swept from its router: no CORS header on GET, no permissive preflight", async () => {
     const paths = [...new Set(app.routes.map((r) => r.path))].filter((p) => !p.includes(":") && !p.includes("*"));
-    const gets = new Set(getRoutes(app));
-    let swept = 0;
     const permissive = (p: string) => VERIFY_PATHS.some((v) => v === p) || PUBLIC_DOCUMENTS.includes(p);
-    for (const path of paths.filter((p) => !permissive(p))) {
-      swept += 1;
-      if (gets.has(path)) {
-        const res = await SELF.fetch(`${AUTH_ORIGIN}${path}`, { headers: fromPage(), redirect: "manual" });
-        expect(res.headers.get("access-control-allow-origin"), path).toBeNull();
-        await res.arrayBuffer();
-      }
-      const preflight = await SELF.fetch(`${AUTH_ORIGIN}${path}`, {
-        method: "OPTIONS",
-        headers: fromPage({ "access-control-request-method": "POST" }),
-      });
-      expect(preflight.status, path).not.toBe(204);
-      expect(accessControl(preflight.headers), path).toEqual([]);
-      await preflight.arrayBuffer();
-    }
-    expect(swept).toBeGreaterThan(20);
+    const swept = paths.filter((p) => !permissive(p));
+    await expectNoCors(AUTH_ORIGIN, swept, {
+      gets: new Set(getRoutes(app)),
+      preflight: { "access-control-request-method": "POST" },
+    });
+    expect(swept.length).toBeGreaterThan(20);
   });
 });

@@ -8,6 +8,7 @@ import { app } from "../../workers/verify/src/app";
 import { CACHED_AT, checkCacheKey } from "../../workers/verify/src/check-cache";
 import type { VerifyBindings } from "../../workers/verify/src/env";
 import { fixture } from "../helpers/attestations";
+import { accessControl } from "../helpers/cors";
 
 const BASE = "http://localhost:8787";
 const PAGE = "https://shop.example";
@@ -39,8 +40,6 @@ function expectPublic(res: Response) {
   // `*` is the same answer for every origin: nothing for a cache to key by.
   expect(res.headers.get("vary") ?? "").not.toMatch(/origin/i);
 }
-
-const accessControl = (headers: Headers) => [...headers].filter(([name]) => name.startsWith("access-control-"));
 
 const ROUTES = [
   { method: "GET", path: `/api/check?id=${"c".repeat(64)}`, status: 404, methods: "GET,HEAD" },

@@ -1,15 +1,15 @@
 // Background dispatch after writes: concurrent writes share one sweep in flight, and an event written while it runs
 // is still fanned out by the extra pass it asked for (none is left to the cron sweep); the sweep reads at the
 // primary, whatever D1 session the request that started it ran on.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { randomHex } from "../../shared/crypto/digest";
-import { app } from "../../workers/fleet/src/app";
 import type { FleetBindings } from "../../workers/fleet/src/env";
 import { coalescedDispatch } from "../../workers/fleet/src/webhooks/after-write";
 import { recordD1 } from "../helpers/d1-recorder";
 import { delegation } from "../helpers/envelopes";
 import { FLEET, signedIn, subscribed } from "../helpers/fleet";
+import { fleetAnswer } from "../helpers/fleet-app";
 import { newWallet } from "../helpers/wallet";
 
 const fleetEnv = env as unknown as FleetBindings;
@@ -61,8 +61,7 @@ describe("the dispatch after a registration (issue 26, item 12)", () => {
       .project.id;
     await subscribed(owner, projectId);
     const recording = recordD1();
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
+    const { res, settled } = await fleetAnswer(
       new Request(`${FLEET}/api/delegations`, {
         method: "POST",
         headers: {
@@ -76,11 +75,10 @@ describe("the dispatch after a registration (issue 26, item 12)", () => {
           envelope: (await delegation(principal, newWallet("p2tr"))).envelope,
         }),
       }),
-      { ...env, DB: recording.db },
-      ctx,
+      { DB: recording.db },
     );
     expect(res.status).toBe(201);
-    await waitOnExecutionContext(ctx);
+    await settled();
     const fanOut = recording.statements.filter((s) => /update "outbox"/i.test(s.sql));
     expect(fanOut.length).toBeGreaterThan(0);
     expect(fanOut.map((s) => s.on)).toEqual(fanOut.map(() => "binding"));

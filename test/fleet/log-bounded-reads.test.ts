@@ -3,22 +3,16 @@
 // leaves and for 100,000 (answered from the tiles); leaves written without a hash (before registrations carried
 // it) stay out of the log, which is their hashed prefix, until the cron hashes them in bounded slices that keep
 // their progress, and its catch-up pokes the log's integrator.
-import {
-  createExecutionContext,
-  env,
-  runDurableObjectAlarm,
-  runInDurableObject,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { describe, expect, it } from "vitest";
 import { utf8 } from "../../shared/crypto/digest";
 import { orm } from "../../shared/db/client";
 import { leafHash, rootOf } from "../../shared/tlog/merkle";
-import { app } from "../../workers/fleet/src/app";
 import { hashLeaves, LEAF_SLICE, LEAF_SLICES_PER_RUN } from "../../workers/fleet/src/registry/leaf-hashes";
 import { recordD1 } from "../helpers/d1-recorder";
 import { FLEET, FleetClient, ownerWithProject } from "../helpers/fleet";
+import { fleetAnswer } from "../helpers/fleet-app";
 import { integrateLog, loggedProject } from "../helpers/log";
 
 const BIG = 100_000;
@@ -41,14 +35,12 @@ async function seeded(projectId: string, n: number, hashed: number): Promise<voi
 /** The statements a member's GET prepares, through the app with a recording binding. */
 async function statementsOf(owner: FleetClient, path: string) {
   const recording = recordD1();
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
+  const { res, settled } = await fleetAnswer(
     new Request(`${FLEET}${path}`, { headers: { cookie: `oc_session=${owner.cookie}`, "cf-connecting-ip": owner.ip } }),
-    { ...env, DB: recording.db },
-    ctx,
+    { DB: recording.db },
   );
   await res.arrayBuffer();
-  await waitOnExecutionContext(ctx);
+  await settled();
   expect(res.status, path).toBe(200);
   return recording.statements.map((s) => s.sql);
 }

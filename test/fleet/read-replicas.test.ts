@@ -1,17 +1,9 @@
-// D1 read replication through the Sessions API (shared/db/read-replicas.ts): every fleet API request runs on a D1
-// session; a request with a credential starts at the primary (issue 26: access is never decided on a lagging
-// replica), as does every method but GET and HEAD; an anonymous read given a bookmark starts there (a replica at
-// least that new) and without one may use any replica. Only authenticated callers get a bookmark back. Local D1 has
-// one database and no replica: these tests hold the bookmark's path (where a session starts, what the answer
-// carries, that a caller who sends it back reads its write), not a lagging replica's wait, which only Cloudflare's
-// D1 can show.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOKMARK_HEADER, bookmarkFrom, sessionStart } from "../../shared/db/read-replicas";
-import { app } from "../../workers/fleet/src/app";
 import { authDb } from "../helpers/auth-db";
 import { recordD1 } from "../helpers/d1-recorder";
 import { FLEET, FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
+import { fleetAnswer } from "../helpers/fleet-app";
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 const SAMPLE = `0000007b-0000b26e-00001538-${"0c3e87bb".repeat(4)}`;
@@ -50,14 +42,12 @@ describe("where a request's session starts", () => {
 
   const recording = recordD1();
   const call = async (method: string, path: string, headers: Record<string, string> = {}) => {
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
+    const { res, settled } = await fleetAnswer(
       new Request(`${FLEET}${path}`, { method, headers: { "cf-connecting-ip": "198.51.100.7", ...headers } }),
-      { ...env, DB: recording.db },
-      ctx,
+      { DB: recording.db },
     );
     await res.arrayBuffer();
-    await waitOnExecutionContext(ctx);
+    await settled();
     return res;
   };
 

@@ -3,7 +3,7 @@
 // removed, a project archived, a parent revoked after this isolate kept it, each still refuses the very next write
 // with its reason, nothing stored; and a caller who lost access learns nothing from which refusal it gets.
 // The fleet app is called directly with a D1 binding that counts what the worker asks of it.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cascade } from "../../shared/envelopes/agent";
@@ -12,6 +12,7 @@ import { isGuardedWrite } from "../../workers/fleet/src/registry/guarded-writes"
 import { grantTree } from "../../workers/fleet/src/routes/revocations";
 import { action, delegation, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, signedIn } from "../helpers/fleet";
+import { fleetAnswer } from "../helpers/fleet-app";
 import { newWallet } from "../helpers/wallet";
 
 /** Calls made in the background (after the answer, through waitUntil) even when they start before it. */
@@ -82,19 +83,17 @@ async function post(caller: Caller, path: string, body: unknown) {
   const calls: string[] = [];
   const { binding, onRequestPath } = countingD1(env.DB, calls);
   const authDb = countingD1(env.AUTH_DB ?? env.DB, calls).binding;
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
+  const { res, settled } = await fleetAnswer(
     new Request(`${FLEET}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", "cf-connecting-ip": caller.ip, ...caller.auth },
       body: JSON.stringify(body),
     }),
-    { ...env, DB: binding, AUTH_DB: authDb },
-    ctx,
+    { DB: binding, AUTH_DB: authDb },
   );
   const onPath = onRequestPath();
   const json = (await res.json()) as { ok: boolean; reason?: string };
-  await waitOnExecutionContext(ctx);
+  await settled();
   return { status: res.status, reason: json.reason, calls: onPath };
 }
 
@@ -151,14 +150,12 @@ describe("registration round trips", () => {
     const p = await project();
     const { binding, onRequestPath } = countingD1(env.DB);
     for (let i = 0; i < 2; i++) {
-      const ctx = createExecutionContext();
-      const res = await app.fetch(
+      const { res, settled } = await fleetAnswer(
         new Request(`${FLEET}/api/actions?project_id=${p.projectId}`, { headers: { ...p.token.auth } }),
-        { ...env, DB: binding },
-        ctx,
+        { DB: binding },
       );
       expect(res.status).toBe(200);
-      await waitOnExecutionContext(ctx);
+      await settled();
     }
     expect(onRequestPath().filter((q) => /from "api_tokens"/.test(q))).toHaveLength(2);
   });

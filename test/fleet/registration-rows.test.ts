@@ -1,14 +1,10 @@
-// What a registration costs in D1's billed units (issue 31, item 8): the rows read and written by each kind's
-// registration, from each statement's own `meta` (an index entry written counts as a row written). The figures are
-// held here so a new index or statement cannot raise them unseen; docs/scale.md prices them.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAbandonmentEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
-import { app } from "../../workers/fleet/src/app";
 import { recordD1 } from "../helpers/d1-recorder";
 import { action, delegation, keptOutcome, pledge, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, FleetClient, signedIn, subscribed } from "../helpers/fleet";
+import { fleetAnswer } from "../helpers/fleet-app";
 import { newWallet } from "../helpers/wallet";
 
 interface Cost {
@@ -19,8 +15,7 @@ interface Cost {
 /** A registration through the app by a project token, with D1's row counts of every statement it ran. */
 async function registered(bot: FleetClient, path: string, body: unknown): Promise<Cost> {
   const recording = recordD1();
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
+  const { res, settled } = await fleetAnswer(
     new Request(`${FLEET}${path}`, {
       method: "POST",
       headers: {
@@ -30,13 +25,12 @@ async function registered(bot: FleetClient, path: string, body: unknown): Promis
       },
       body: JSON.stringify(body),
     }),
-    { ...env, DB: recording.db },
-    ctx,
+    { DB: recording.db },
   );
   expect(res.status, await res.clone().text()).toBe(201);
   // The registration's own statements: what ran before its answer (the background fan-out runs after it).
   const rows = [...recording.rows];
-  await waitOnExecutionContext(ctx);
+  await settled();
   return {
     read: rows.reduce((sum, r) => sum + r.read, 0),
     written: rows.reduce((sum, r) => sum + r.written, 0),

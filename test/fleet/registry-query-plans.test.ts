@@ -3,14 +3,14 @@
 // query only when the query's WHERE implies the index's. Each statement a route ran is planned here by SQLite's own
 // EXPLAIN QUERY PLAN, on the real schema. It also holds the cron's sweep of pending pledges to "due ones first":
 // a batch of pledges not yet due no longer hides one that is.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { app } from "../../workers/fleet/src/app";
 import { RECONCILE_BATCH, reconcile } from "../../workers/fleet/src/cron";
 import type { FleetBindings } from "../../workers/fleet/src/env";
 import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
 import { action, delegation, HOUR_MS, keptOutcome, pledge, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
+import { fleetAnswer } from "../helpers/fleet-app";
 import { newWallet } from "../helpers/wallet";
 
 /** The plan's lines for `sql`, its parameters bound to null (SQLite plans without looking at bound values). */
@@ -44,18 +44,16 @@ async function through(client: FleetClient | undefined, path: string, init: { me
   const headers = new Headers({ "cf-connecting-ip": client?.ip ?? "203.0.113.9", "sec-fetch-site": "same-origin" });
   if (client?.cookie) headers.set("cookie", `oc_session=${client.cookie}`);
   if (init.json !== undefined) headers.set("content-type", "application/json");
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
+  const { res, settled } = await fleetAnswer(
     new Request(`${FLEET}${path}`, {
       method: init.method ?? "GET",
       headers,
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
     }),
-    { ...env, DB: recording.db },
-    ctx,
+    { DB: recording.db },
   );
   expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
-  await waitOnExecutionContext(ctx);
+  await settled();
   return recording;
 }
 

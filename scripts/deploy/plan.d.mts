@@ -5,7 +5,6 @@ export const root: string;
 export const WORKERS: readonly { id: "verify" | "auth" | "fleet"; config: string }[];
 export function nameIn(base: string, env: string): string;
 export function resourceNames(env: string): { database: string; registry: string; namespace: string };
-export function isRegistryBinding(config: DeployConfigValue, worker: string, binding: string): boolean;
 export function originsOf(envConfig: Record<string, unknown>, env: string): { auth: string; fleet: string };
 export function varsOf(
   worker: string,

@@ -27,7 +27,7 @@ export function resourceNames(env) {
 const REGISTRY_BINDINGS = { auth: ["REGISTRY_DB"], fleet: ["DB"] };
 
 /** Whether `binding` of `worker` names the registry's own database under this configuration. */
-export function isRegistryBinding(config, worker, binding) {
+function isRegistryBinding(config, worker, binding) {
   return config.registry_database === "own" && (REGISTRY_BINDINGS[worker] ?? []).includes(binding);
 }
 

@@ -25,11 +25,6 @@ export function parseIsoSeconds(value: string): number | undefined {
   return ISO_SECONDS.test(value) ? parseUtcTimestamp(value) : undefined;
 }
 
-/** ISO 8601 UTC at second precision of an epoch ms (the inverse of parseIsoSeconds). */
-export function formatIsoSeconds(epochMs: number): string {
-  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace(".000Z", "Z");
-}
-
 /**
  * Problem with a one-line text field, or undefined. A message line must not hold CR or LF; the bound is in
  * UTF-8 bytes (v04's "…" counts three).

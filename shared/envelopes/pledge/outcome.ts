@@ -1,9 +1,10 @@
 // The outcome envelope (oc-wire-formats §4.4): parse a received one, build a signed one, and the deterministic
 // `expired_unresolved` outcome the reconciler emits for a pledge that passed expires_at unresolved (v16).
+import { isoSeconds } from "../../time";
 import { canonicalJson, type JsonValue } from "../canonical-json";
 import { DETERMINISTIC, messageId, outcomeMessage } from "./canonical";
 import type { PledgeSigner } from "./envelope";
-import { formatIsoSeconds, parseIsoSeconds } from "./grammar";
+import { parseIsoSeconds } from "./grammar";
 import { bip322Problem, type EnvelopeSpec, parseWith } from "./parse";
 import { SIG_SHAPE } from "./shape";
 import type { Mechanism, OutcomeEnvelope, OutcomeInput, ParsedOutcome, ParseResult, PledgeEnvelope } from "./types";
@@ -93,7 +94,7 @@ export async function expiredUnresolvedOutcome(
 ): Promise<ParsedOutcome> {
   const expires = parseIsoSeconds(pledge.expires_at);
   if (expires === undefined) throw new RangeError("pledge.expires_at must be YYYY-MM-DDTHH:MM:SSZ");
-  const at = resolvedAt ?? formatIsoSeconds(expires + EXPIRY_DELAY_MS);
+  const at = resolvedAt ?? isoSeconds(expires + EXPIRY_DELAY_MS);
   const atMs = parseIsoSeconds(at);
   if (atMs === undefined || atMs < expires)
     throw new RangeError("resolvedAt must be a timestamp at or after expires_at");

@@ -2,7 +2,7 @@
 // then the batch), and folding the checks into the write loses none of them: a token revoked, a member demoted or
 // removed, a project archived, a parent revoked after this isolate kept it, each still refuses the very next write
 // with its reason, nothing stored; and a caller who lost access learns nothing from which refusal it gets.
-// The fleet app is called directly with a D1 binding that counts what the worker asks of it.
+// The fleet app is called directly with a recording D1 binding that logs each call the worker makes of it.
 import { createExecutionContext, env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { cascade } from "../../shared/envelopes/agent";
 import { app } from "../../workers/fleet/src/app";
 import { isGuardedWrite } from "../../workers/fleet/src/registry/guarded-writes";
 import { grantTree } from "../../workers/fleet/src/routes/revocations";
+import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
 import { action, delegation, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, signedIn } from "../helpers/fleet";
 import { fleetAnswer } from "../helpers/fleet-app";
@@ -18,57 +19,9 @@ import { newWallet } from "../helpers/wallet";
 /** Calls made in the background (after the answer, through waitUntil) even when they start before it. */
 const BACKGROUND = [/from "outbox" where .*"fanned_out_at" is null/i, /^update "api_tokens" set "last_used_at"/i];
 
-/**
- * The D1 binding, logging the SQL of each call that reaches the database: a statement's first/all/run/raw, a
- * batch (one call, logged by its first statement), exec; through the binding itself or a session made from it.
- */
-function countingD1(db: D1Database, calls: string[] = []) {
-  const raw = new WeakMap<object, { statement: D1PreparedStatement; query: string }>();
-  const wrap = (statement: D1PreparedStatement, query: string): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (key === "bind") return (...args: unknown[]) => wrap(target.bind(...args), query);
-        if (["first", "all", "run", "raw"].includes(String(key)) && typeof value === "function") {
-          return (...args: unknown[]) => {
-            calls.push(query);
-            return value.apply(target, args);
-          };
-        }
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    raw.set(proxy, { statement, query });
-    return proxy;
-  };
-  const binding = new Proxy(db, {
-    get(target, key) {
-      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
-      if (key === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          const inner = statements.map((s) => raw.get(s) ?? { statement: s, query: "?" });
-          calls.push(`batch: ${inner.map((s) => s.query).join("; ")}`);
-          return target.batch(inner.map((s) => s.statement));
-        };
-      }
-      if (key === "exec") {
-        return (query: string) => {
-          calls.push(query);
-          return target.exec(query);
-        };
-      }
-      // The request's D1 session (shared/db/read-replicas.ts) counts into the same log.
-      if (key === "withSession") {
-        return (constraint?: string) =>
-          countingD1(target.withSession(constraint) as unknown as D1Database, calls).binding;
-      }
-      const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  const onRequestPath = () => calls.filter((q) => !BACKGROUND.some((pattern) => pattern.test(q)));
-  return { binding, onRequestPath };
-}
+/** The calls of `recording` made on the request's path (what ran in the background is not the request). */
+const onRequestPath = (recording: D1Recording) =>
+  recording.calls.filter((q) => !BACKGROUND.some((pattern) => pattern.test(q)));
 
 interface Caller {
   ip: string;
@@ -80,18 +33,17 @@ interface Caller {
  * count stops at the answer (background dispatch is not the request).
  */
 async function post(caller: Caller, path: string, body: unknown) {
-  const calls: string[] = [];
-  const { binding, onRequestPath } = countingD1(env.DB, calls);
-  const authDb = countingD1(env.AUTH_DB ?? env.DB, calls).binding;
+  const recording = recordD1(env.DB);
+  const authDb = recordD1(env.AUTH_DB ?? env.DB, recording.calls).db;
   const { res, settled } = await fleetAnswer(
     new Request(`${FLEET}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", "cf-connecting-ip": caller.ip, ...caller.auth },
       body: JSON.stringify(body),
     }),
-    { DB: binding, AUTH_DB: authDb },
+    { DB: recording.db, AUTH_DB: authDb },
   );
-  const onPath = onRequestPath();
+  const onPath = onRequestPath(recording);
   const json = (await res.json()) as { ok: boolean; reason?: string };
   await settled();
   return { status: res.status, reason: json.reason, calls: onPath };
@@ -148,16 +100,16 @@ describe("registration round trips", () => {
 
   it("a token's first request in an isolate reads it; a read route reads it on every request", async () => {
     const p = await project();
-    const { binding, onRequestPath } = countingD1(env.DB);
+    const recording = recordD1(env.DB);
     for (let i = 0; i < 2; i++) {
       const { res, settled } = await fleetAnswer(
         new Request(`${FLEET}/api/actions?project_id=${p.projectId}`, { headers: { ...p.token.auth } }),
-        { DB: binding },
+        { DB: recording.db },
       );
       expect(res.status).toBe(200);
       await settled();
     }
-    expect(onRequestPath().filter((q) => /from "api_tokens"/.test(q))).toHaveLength(2);
+    expect(onRequestPath(recording).filter((q) => /from "api_tokens"/.test(q))).toHaveLength(2);
   });
 
   it("a session's action, warm: two round trips (the session row with its account, then the batch)", async () => {

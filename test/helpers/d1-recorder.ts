@@ -1,7 +1,8 @@
 // A D1 binding that records what a request does with it, for handing to `app.fetch` in place of `env.DB`: where
 // each D1 session starts (its constraint), every statement prepared, on a session or on the binding itself (the
-// primary, outside any session), and the rows D1's own `meta` counts for what ran (what D1 bills: an index entry
-// written is a row written). Everything is passed on to the real database; nothing is answered here.
+// primary, outside any session), every call that reaches the database (a round trip: a statement's first, all, run
+// or raw, a batch, an exec), and the rows D1's own `meta` counts for what ran (what D1 bills: an index entry written
+// is a row written). Everything is passed on to the real database; nothing is answered here.
 import { env } from "cloudflare:test";
 
 export interface Prepared {
@@ -26,6 +27,8 @@ export interface D1Recording {
    * and `raw()` answer without it: their reads are not counted here.)
    */
   rows: Rows[];
+  /** One entry per call that reached the database: its SQL, or `batch: ` and each statement's SQL joined by `; `. */
+  calls: string[];
   /** Forget what was recorded so far. */
   clear(): void;
 }
@@ -36,29 +39,43 @@ const counted = (sql: string, { meta }: Meta): Rows => ({ sql, read: meta.rows_r
 /** Each metered statement's text, for naming the rows of a batch. */
 const SQL = new WeakMap<D1PreparedStatement, string>();
 
-/** The statement, answering as itself, with the rows of its `run()` and `all()` added to `rows`. */
-function metered(statement: D1PreparedStatement, sql: string, rows: Rows[]): D1PreparedStatement {
+type Log = Pick<D1Recording, "rows" | "calls">;
+
+/** The statement, answering as itself, with each call logged and the rows of its `run()` and `all()` counted. */
+function metered(statement: D1PreparedStatement, sql: string, log: Log): D1PreparedStatement {
   const bind = statement.bind.bind(statement);
   const run = statement.run.bind(statement);
   const all = statement.all.bind(statement);
+  const first = statement.first.bind(statement) as (column?: string) => Promise<unknown>;
+  const raw = statement.raw.bind(statement) as (options?: { columnNames?: boolean }) => Promise<unknown>;
   SQL.set(statement, sql);
   return Object.assign(statement, {
-    bind: (...values: unknown[]) => metered(bind(...values), sql, rows),
+    bind: (...values: unknown[]) => metered(bind(...values), sql, log),
     run: async () => {
+      log.calls.push(sql);
       const result = await run();
-      rows.push(counted(sql, result));
+      log.rows.push(counted(sql, result));
       return result;
     },
     all: async () => {
+      log.calls.push(sql);
       const result = await all();
-      rows.push(counted(sql, result));
+      log.rows.push(counted(sql, result));
       return result;
+    },
+    first: (column?: string) => {
+      log.calls.push(sql);
+      return first(column);
+    },
+    raw: (options?: { columnNames?: boolean }) => {
+      log.calls.push(sql);
+      return raw(options);
     },
   });
 }
 
 function recorded<T extends object>(target: T, on: Prepared["on"], recording: Omit<D1Recording, "db" | "clear">): T {
-  const { statements, rows } = recording;
+  const { statements } = recording;
   return new Proxy(target, {
     get(t, key) {
       if (key === "withSession" && on === "binding") {
@@ -70,16 +87,24 @@ function recorded<T extends object>(target: T, on: Prepared["on"], recording: Om
       if (key === "prepare") {
         return (sql: string) => {
           statements.push({ sql, on });
-          return metered((t as unknown as D1Database).prepare(sql), sql, rows);
+          return metered((t as unknown as D1Database).prepare(sql), sql, recording);
         };
       }
       if (key === "batch") {
         return async (batch: D1PreparedStatement[]) => {
+          const sqls = batch.map((statement) => SQL.get(statement) ?? "?");
+          recording.calls.push(`batch: ${sqls.join("; ")}`);
           const results = await (t as unknown as D1Database).batch(batch);
           results.forEach((result, i) => {
-            rows.push(counted(SQL.get(batch[i] as D1PreparedStatement) ?? "?", result as Meta));
+            recording.rows.push(counted(sqls[i] as string, result as Meta));
           });
           return results;
+        };
+      }
+      if (key === "exec") {
+        return (sql: string) => {
+          recording.calls.push(sql);
+          return (t as unknown as D1Database).exec(sql);
         };
       }
       const value = Reflect.get(t, key, t);
@@ -88,8 +113,9 @@ function recorded<T extends object>(target: T, on: Prepared["on"], recording: Om
   });
 }
 
-export function recordD1(database: D1Database = env.DB): D1Recording {
-  const recording = { starts: [] as (string | undefined)[], statements: [] as Prepared[], rows: [] as Rows[] };
+/** A recording binding over `database`; `calls` may be another recording's, to log two bindings' round trips as one. */
+export function recordD1(database: D1Database = env.DB, calls: string[] = []): D1Recording {
+  const recording = { starts: [] as (string | undefined)[], statements: [] as Prepared[], rows: [] as Rows[], calls };
   return {
     db: recorded(database, "binding", recording),
     ...recording,
@@ -97,6 +123,7 @@ export function recordD1(database: D1Database = env.DB): D1Recording {
       recording.starts.length = 0;
       recording.statements.length = 0;
       recording.rows.length = 0;
+      recording.calls.length = 0;
     },
   };
 }

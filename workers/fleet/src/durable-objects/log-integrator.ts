@@ -1,7 +1,8 @@
 // One Durable Object per project's log (issue 29; docs/log.md "Integration"): the project's one integrator. A
 // registration pokes it after its batch committed; the object integrates what waits CHECKPOINT_INTERVAL_MS later
 // (an alarm, so a burst of registrations costs one integration and one signed checkpoint), then re-arms at once
-// while leaves still wait. The log itself is in D1; the object keeps only its project id. The cron pokes projects whose log is behind (cron.ts), so a lost poke costs latency, not leaves.
+// while leaves still wait. The log itself is in D1; the object keeps only its project id. The cron pokes projects
+// whose log is behind (cron.ts), so a lost poke costs latency, not leaves.
 import { DurableObject } from "cloudflare:workers";
 import { orm } from "../../../../shared/db/client";
 import { errorFields } from "../../../../shared/http/request-line";

@@ -42,8 +42,16 @@ function writeSecrets(out, secrets) {
   writeFileSync(out, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
 }
 
+/** A kid is base64url, so it may begin with "-": after `retire` it is the kid, not a flag, unless it is one of ours. */
+function kidAsPositional(args) {
+  const [verb, kid, ...rest] = args;
+  if (verb !== "retire" || kid === undefined || kid.startsWith("--") || kid === "-h") return args;
+  return [verb, ...rest, "--", kid];
+}
+
 await run(async () => {
   const { values, positionals } = parseCli(USAGE, {
+    args: kidAsPositional(process.argv.slice(2)),
     allowPositionals: true,
     options: {
       current: { type: "string" },

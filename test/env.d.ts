@@ -15,8 +15,12 @@ declare global {
       ESPLORA_URL?: string;
       EMAIL_CODE_KEY?: string;
       MAIL_API_URL?: string;
-      /** fleet projects: the auth host's database (the registry's own in the default pass, another in fleet-split). */
+      /** fleet projects: the auth host's database (the registry's own in the default pass, another in fleet-shards). */
       AUTH_DB?: D1Database;
+      /** fleet-shards: the registry's shards (`DB, REGISTRY_1, REGISTRY_2@eu`) and the two beside DB. */
+      REGISTRY_SHARDS?: string;
+      REGISTRY_1?: D1Database;
+      REGISTRY_2?: D1Database;
       /** fleet projects: its audit-signing key. */
       FLEET_SIGNING_KEY?: string;
       /** fleet project: the loopback webhook receiver (test/harness/webhook-receiver.mjs). */

@@ -36,40 +36,86 @@ export function sessionStart(method: string, bookmark: string | undefined, crede
   return bookmark ?? "first-unconstrained";
 }
 
-type SessionEnv = { Bindings: { DB?: D1Database } };
+/**
+ * With several registry shards (registry-shards.ts) each database has its own positions: the header then carries
+ * one `<shard index>.<bookmark>` per shard the request touched, comma-separated, and a bookmark sent back applies to
+ * its own shard only. With one shard the header is the bare bookmark, as D1 writes it.
+ */
+export function bookmarksFrom(value: string | undefined, shards: number): (string | undefined)[] {
+  const out: (string | undefined)[] = Array.from({ length: shards }, () => undefined);
+  if (value === undefined) return out;
+  if (shards === 1) {
+    out[0] = bookmarkFrom(value);
+    return out;
+  }
+  for (const item of value.split(",").slice(0, shards)) {
+    // A bare bookmark is the first shard's: the database every project was in before there were shards.
+    const match = /^(?:(\d{1,3})\.)?(.+)$/.exec(item.trim());
+    const index = Number(match?.[1] ?? 0);
+    if (index < shards) out[index] = bookmarkFrom(match?.[2]);
+  }
+  return out;
+}
+
+/** The answer's header value from each shard's latest bookmark (undefined: no query ran on it). */
+export function bookmarkHeader(bookmarks: readonly (string | null | undefined)[]): string | undefined {
+  if (bookmarks.length === 1) return bookmarks[0] ?? undefined;
+  const items = bookmarks.flatMap((b, index) => (b ? [`${index}.${b}`] : []));
+  return items.length > 0 ? items.join(",") : undefined;
+}
+
+type SessionEnv = { Bindings: object };
 
 export interface SessionOptions<E extends SessionEnv> {
   /** Whether the request carries a credential (cookie or bearer): it then starts at the primary. */
   credentialed: (c: Context<E>) => boolean;
   /** Whether the answer may carry the bookmark: true for an authenticated caller only (read after `next`). */
   authenticated: (c: Context<E>) => boolean;
+  /** The database bindings a request runs a session on, in shard order (default: `DB` alone). */
+  bindings?: (env: E["Bindings"]) => string[];
 }
 
-/** The database binding itself, outside any session, by the per-request env `d1Sessions` made. */
-const unsessioned = new WeakMap<object, D1Database>();
+/** The database bindings themselves, outside any session, by the per-request env `d1Sessions` made. */
+const unsessioned = new WeakMap<object, Record<string, D1Database>>();
 
 /**
- * The request's env with its database binding outside the request's session: work that outlives the request (a
+ * The request's env with its database bindings outside the request's session: work that outlives the request (a
  * dispatch in `waitUntil`) and must see writes made after it began runs at the primary (issue 26).
  */
-export function withPrimary<B extends { DB: D1Database }>(env: B): B {
-  const db = unsessioned.get(env);
-  return db ? { ...env, DB: db } : env;
+export function withPrimary<B extends object>(env: B): B {
+  const dbs = unsessioned.get(env);
+  return dbs ? { ...env, ...dbs } : env;
 }
+
+const hasSessions = (db: unknown): db is D1Database =>
+  typeof (db as D1Database | undefined)?.withSession === "function";
 
 export function d1Sessions<E extends SessionEnv>(options: SessionOptions<E>): MiddlewareHandler<E> {
   return async (c, next) => {
     // No bindings (a document-only request through app.request) or no database: the routes answer as before
     // (503 database_not_configured where they touch it).
-    const db = c.env?.DB;
-    if (typeof db?.withSession !== "function") return next();
-    const start = sessionStart(c.req.method, bookmarkFrom(c.req.header(BOOKMARK_HEADER)), options.credentialed(c));
-    const session = db.withSession(start);
+    const env = c.env as Record<string, unknown> | undefined;
+    const names = env ? (options.bindings?.(c.env) ?? ["DB"]) : [];
+    const dbs = names.map((name) => env?.[name]);
+    if (!dbs.some(hasSessions)) return next();
+    const credentialed = options.credentialed(c);
+    const sent = bookmarksFrom(c.req.header(BOOKMARK_HEADER), names.length);
+    const sessions = dbs.map((db, i) =>
+      hasSessions(db) ? db.withSession(sessionStart(c.req.method, sent[i], credentialed)) : undefined,
+    );
     // This request's bindings only: the env object itself is the isolate's, shared by concurrent requests.
-    c.env = { ...c.env, DB: session as unknown as D1Database };
-    unsessioned.set(c.env, db);
+    const wrapped: Record<string, unknown> = {};
+    const originals: Record<string, D1Database> = {};
+    names.forEach((name, i) => {
+      const db = dbs[i];
+      if (!hasSessions(db)) return;
+      wrapped[name] = sessions[i];
+      originals[name] = db;
+    });
+    c.env = { ...c.env, ...wrapped };
+    unsessioned.set(c.env, originals);
     await next();
-    const bookmark = session.getBookmark();
-    if (bookmark && options.authenticated(c)) setAnswerHeader(c, BOOKMARK_HEADER, bookmark);
+    const header = bookmarkHeader(sessions.map((session) => session?.getBookmark()));
+    if (header && options.authenticated(c)) setAnswerHeader(c, BOOKMARK_HEADER, header);
   };
 }

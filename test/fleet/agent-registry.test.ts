@@ -6,6 +6,7 @@ import { orm } from "../../shared/db/client";
 import { eventBody } from "../../workers/fleet/src/webhooks/event-body";
 import { action, delegation, revocation, subdelegation } from "../helpers/envelopes";
 import { type FleetClient, signedIn, subscribed } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 async function setup() {
@@ -36,7 +37,8 @@ describe("delegations", () => {
     const again = await post(owner, "/api/delegations", projectId, d.envelope);
     expect(again.status).toBe(409);
     expect(again.body.reason).toBe("already_registered");
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM envelopes WHERE id = ?")
+    const rows = await (await registryDb(projectId))
+      .prepare("SELECT count(*) AS n FROM envelopes WHERE id = ?")
       .bind(d.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);
@@ -99,9 +101,10 @@ describe("delegations", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     // One registration: one envelope row and one log leaf (the insert's trigger writes it in the same statement).
-    const rows = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM envelopes WHERE id = ?1) AS envelopes, (SELECT count(*) FROM log_leaves WHERE envelope_id = ?1) AS leaves",
-    )
+    const rows = await (await registryDb(projectId))
+      .prepare(
+        "SELECT (SELECT count(*) FROM envelopes WHERE id = ?1) AS envelopes, (SELECT count(*) FROM log_leaves WHERE envelope_id = ?1) AS leaves",
+      )
       .bind(d.id)
       .first<{ envelopes: number; leaves: number }>();
     expect(rows).toEqual({ envelopes: 1, leaves: 1 });
@@ -161,7 +164,8 @@ describe("revocations", () => {
     const r = await revocation(d.id, principal, "rotated");
     const res = await post(owner, "/api/revocations", projectId, r.envelope);
     expect(res.status).toBe(201);
-    const statuses = await env.DB.prepare("SELECT id, status FROM envelopes WHERE id IN (?, ?)")
+    const statuses = await (await registryDb(projectId))
+      .prepare("SELECT id, status FROM envelopes WHERE id IN (?, ?)")
       .bind(d.id, s.id)
       .all<{ status: string }>();
     expect(statuses.results.map((x) => x.status)).toEqual(["revoked", "revoked"]);
@@ -222,13 +226,14 @@ describe("events and audit", () => {
       body: text,
     });
     expect(res.status).toBe(201);
-    const event = await env.DB.prepare("SELECT id, event_type, payload FROM outbox WHERE envelope_id = ?")
+    const event = await (await registryDb(projectId))
+      .prepare("SELECT id, event_type, payload FROM outbox WHERE envelope_id = ?")
       .bind(d.id)
       .first<{ id: string; event_type: string; payload: string }>();
     expect(event?.event_type).toBe("delegation.registered");
     // The event stores no second copy of the envelope; its delivery body embeds the stored bytes unchanged.
     expect(event?.payload).toBe("");
-    const delivered = await eventBody(orm(env.DB), event?.id ?? "");
+    const delivered = await eventBody(orm(await registryDb(projectId)), event?.id ?? "");
     expect(delivered).toBe(
       `{"id":"${d.id}","project_id":"${projectId}","kind":"agent-delegation","envelope":${JSON.stringify(d.envelope, null, 1)}}`,
     );

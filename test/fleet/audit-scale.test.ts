@@ -4,20 +4,21 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { splitBundle } from "../../shared/audit/bundle-format";
 import { ownerWithProject } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 
 const TOTAL = 100_000;
 
 describe("audit export at scale", () => {
   it("streams 100,000 envelopes in bounded pieces", async () => {
     const { owner, projectId } = await ownerWithProject();
-    const stmt = env.DB.prepare(
+    const stmt = (await registryDb(projectId)).prepare(
       "INSERT INTO envelopes (project_id, id, kind, body, created_at) VALUES (?, ?, 'action', ?, 0)",
     );
     for (let start = 0; start < TOTAL; start += 2000) {
       const batch = Array.from({ length: 2000 }, (_, i) =>
         stmt.bind(projectId, (start + i).toString(16).padStart(64, "0"), `{"n":${start + i}}`),
       );
-      await env.DB.batch(batch);
+      await (await registryDb(projectId)).batch(batch);
     }
     const res = await owner.fetch(`/api/audit/export?project_id=${projectId}`);
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();

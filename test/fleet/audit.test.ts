@@ -8,13 +8,15 @@ import { describe, expect, it } from "vitest";
 import { type AuditFormat, manifestBytes, splitBundle } from "../../shared/audit/bundle-format";
 import { nextPageRows, PAGE_BYTES, PAGE_ROWS } from "../../workers/fleet/src/registry/export-stream";
 import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 
 /** Seeds stored envelope rows as registration writes them (the bodies are opaque bytes here). */
 async function seed(projectId: string, rows: [kind: string, body: string][]) {
   let n = 0;
   for (const [kind, body] of rows) {
     n += 1;
-    await env.DB.prepare("INSERT INTO envelopes (project_id, id, kind, body, created_at) VALUES (?, ?, ?, ?, ?)")
+    await (await registryDb(projectId))
+      .prepare("INSERT INTO envelopes (project_id, id, kind, body, created_at) VALUES (?, ?, ?, ?, ?)")
       .bind(projectId, n.toString(16).padStart(64, "0"), kind, body, Date.now())
       .run();
   }
@@ -115,13 +117,13 @@ describe("audit export", () => {
 
   it("pages through a large project in bounded steps and counts every envelope", async () => {
     const { owner, projectId } = await ownerWithProject();
-    const stmt = env.DB.prepare(
+    const stmt = (await registryDb(projectId)).prepare(
       "INSERT INTO envelopes (project_id, id, kind, body, created_at) VALUES (?, ?, 'action', ?, 0)",
     );
     const batch = Array.from({ length: 1000 }, (_, i) =>
       stmt.bind(projectId, i.toString(16).padStart(64, "0"), `{"i":${i}}`),
     );
-    await env.DB.batch(batch);
+    await (await registryDb(projectId)).batch(batch);
     const text = await (await owner.fetch(`/api/audit/export?project_id=${projectId}`)).text();
     const checked = await verifyTrailer(text, "ndjson");
     expect(checked.trailer.manifest.total).toBe(1000);

@@ -20,6 +20,7 @@ import {
   stripeSigned,
 } from "../helpers/billing";
 import { FLEET, ownerWithProject } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 
 const DAY_MS = 86_400_000;
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -7,6 +7,7 @@ import { app } from "../../workers/fleet/src/app";
 import type { FleetBindings } from "../../workers/fleet/src/env";
 import { billingOf, completeCardCheckout, lastSegment, planLog, postStripe } from "../helpers/billing";
 import { FLEET, FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 
 type Overrides = Partial<FleetBindings>;
 
@@ -30,7 +31,8 @@ async function withEnv(client: FleetClient, path: string, json: unknown, overrid
 }
 
 async function paymentCount(projectId: string) {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE project_id = ?")
+  const row = await (await registryDb(projectId))
+    .prepare("SELECT count(*) AS n FROM payments WHERE project_id = ?")
     .bind(projectId)
     .first<{ n: number }>();
   return row?.n ?? 0;

@@ -10,6 +10,7 @@ import { recordD1 } from "../helpers/d1-recorder";
 import { delegation } from "../helpers/envelopes";
 import { FLEET, signedIn, subscribed } from "../helpers/fleet";
 import { fleetAnswer } from "../helpers/fleet-app";
+import { registryBinding, registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 const fleetEnv = env as unknown as FleetBindings;
@@ -60,7 +61,7 @@ describe("the dispatch after a registration (issue 26, item 12)", () => {
     const projectId = (await owner.call<{ project: { id: string } }>("POST", "/api/projects", { name: "primary" })).body
       .project.id;
     await subscribed(owner, projectId);
-    const recording = recordD1();
+    const recording = recordD1(await registryDb(projectId));
     const { res, settled } = await fleetAnswer(
       new Request(`${FLEET}/api/delegations`, {
         method: "POST",
@@ -75,7 +76,7 @@ describe("the dispatch after a registration (issue 26, item 12)", () => {
           envelope: (await delegation(principal, newWallet("p2tr"))).envelope,
         }),
       }),
-      { DB: recording.db },
+      { [await registryBinding(projectId)]: recording.db },
     );
     expect(res.status).toBe(201);
     await settled();

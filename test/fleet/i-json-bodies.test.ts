@@ -4,6 +4,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { delegation } from "../helpers/envelopes";
 import { signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 async function setup() {
@@ -20,7 +21,10 @@ async function postRaw(owner: Awaited<ReturnType<typeof signedIn>>, path: string
 
 const stored = async (projectId: string) =>
   (
-    await env.DB.prepare("SELECT count(*) AS n FROM envelopes WHERE project_id = ?")
+    await (
+      await registryDb(projectId)
+    )
+      .prepare("SELECT count(*) AS n FROM envelopes WHERE project_id = ?")
       .bind(projectId)
       .first<{ n: number }>()
   )?.n;

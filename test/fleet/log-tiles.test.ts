@@ -15,6 +15,7 @@ import { integrationWrites, readState } from "../../workers/fleet/src/log/store"
 import { action, delegation } from "../helpers/envelopes";
 import { FLEET, ownerWithProject, signedIn } from "../helpers/fleet";
 import { integrateLog, loggedProject } from "../helpers/log";
+import { registryDb } from "../helpers/registry-db";
 import { createTileClient, verifyConsistency, verifyInclusion } from "../helpers/tile-client";
 import { newWallet } from "../helpers/wallet";
 
@@ -24,9 +25,10 @@ const bodyOf = (i: number) => `{"n":${i}}`;
 /** `n` registrations written straight into D1, each leaf with its hash, as registrations write them. */
 async function seeded(projectId: string, n: number): Promise<void> {
   const rows = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
-  await env.DB.prepare(
-    `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at) SELECT ?, printf('%064x', i), 'action', '{"n":' || i || '}', 0 FROM n`,
-  )
+  await (await registryDb(projectId))
+    .prepare(
+      `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at) SELECT ?, printf('%064x', i), 'action', '{"n":' || i || '}', 0 FROM n`,
+    )
     .bind(projectId)
     .run();
   // SQLite has no SHA-256: the hashes come from here, 400 rows a statement (D1 caps a statement at 100 KB).
@@ -37,10 +39,12 @@ async function seeded(projectId: string, n: number): Promise<void> {
       return `('${projectId}', ${i}, '${hex64(i)}', '${bytesToHex(leafHash(utf8(bodyOf(i))))}')`;
     });
     statements.push(
-      env.DB.prepare(`INSERT INTO log_leaves (project_id, idx, envelope_id, hash) VALUES ${values.join(",")}`),
+      (await registryDb(projectId)).prepare(
+        `INSERT INTO log_leaves (project_id, idx, envelope_id, hash) VALUES ${values.join(",")}`,
+      ),
     );
   }
-  await env.DB.batch(statements);
+  await (await registryDb(projectId)).batch(statements);
 }
 
 async function verifierKey(owner: { call: (m: string, p: string) => Promise<{ body: unknown }> }) {
@@ -72,12 +76,16 @@ describe("the log as tiles", () => {
         answered.push([projectId, res.body.log_index]);
       }
     }
-    const stored = await env.DB.prepare(
-      "SELECT project_id, idx FROM log_leaves WHERE project_id IN (?, ?) ORDER BY rowid",
-    )
-      .bind(answered[0]?.[0], answered[3]?.[0])
-      .all<{ project_id: string; idx: number }>();
-    expect(stored.results.map((r) => [r.project_id, r.idx])).toEqual(answered);
+    // Each project's leaves in the order they were written (its own shard in the fleet-shards pass).
+    const stored: [string, number][] = [];
+    for (const projectId of [answered[0]?.[0] ?? "", answered[3]?.[0] ?? ""]) {
+      const { results } = await (await registryDb(projectId))
+        .prepare("SELECT project_id, idx FROM log_leaves WHERE project_id = ? ORDER BY rowid")
+        .bind(projectId)
+        .all<{ project_id: string; idx: number }>();
+      stored.push(...results.map((r): [string, number] => [r.project_id, r.idx]));
+    }
+    expect(stored).toEqual(answered);
     expect(answered.map(([, index]) => index)).toEqual([0, 1, 2, 0, 1, 2]);
   });
 
@@ -88,9 +96,9 @@ describe("the log as tiles", () => {
     await expect
       .poll(() => runInDurableObject(integrator, (_object, state) => state.storage.getAlarm()))
       .not.toBeNull();
-    expect(await readState(orm(env.DB), projectId)).toBeUndefined();
+    expect(await readState(orm(await registryDb(projectId)), projectId)).toBeUndefined();
     expect(await runDurableObjectAlarm(integrator)).toBe(true);
-    expect((await readState(orm(env.DB), projectId))?.size).toBe(1);
+    expect((await readState(orm(await registryDb(projectId)), projectId))?.size).toBe(1);
     // This isolate counts the leaves it commits before the alarm's time as covered by it and pokes no more; the
     // test fired the alarm early, so the next leaf waits for the integrator's next run (here: now).
     await register();
@@ -150,9 +158,10 @@ describe("the log as tiles", () => {
       for (let i = 0; i <= round * 2; i++) await register();
       sizes.push((await integrateLog(projectId)).to);
     }
-    const { results } = await env.DB.prepare(
-      "SELECT e.body FROM log_leaves l JOIN envelopes e ON e.project_id = l.project_id AND e.id = l.envelope_id WHERE l.project_id = ? ORDER BY l.idx",
-    )
+    const { results } = await (await registryDb(projectId))
+      .prepare(
+        "SELECT e.body FROM log_leaves l JOIN envelopes e ON e.project_id = l.project_id AND e.id = l.envelope_id WHERE l.project_id = ? ORDER BY l.idx",
+      )
       .bind(projectId)
       .all<{ body: string }>();
     const leaves = results.map((r) => leafHash(utf8(r.body)));
@@ -230,9 +239,10 @@ describe("the log as tiles", () => {
   it("integration only grows what it writes: a stale integrator's smaller tiles and size change nothing", async () => {
     const { projectId } = await loggedProject(4);
     await integrateLog(projectId);
-    const db = orm(env.DB);
+    const db = orm(await registryDb(projectId));
     const before = await readState(db, projectId);
-    const tilesBefore = await env.DB.prepare("SELECT level, idx, hashes FROM log_tiles WHERE project_id = ?")
+    const tilesBefore = await (await registryDb(projectId))
+      .prepare("SELECT level, idx, hashes FROM log_tiles WHERE project_id = ?")
       .bind(projectId)
       .all();
     // What an integrator that read size 2 would write.
@@ -245,7 +255,8 @@ describe("the log as tiles", () => {
     );
     await db.$client.batch(stale);
     expect(await readState(db, projectId)).toEqual(before);
-    const tilesAfter = await env.DB.prepare("SELECT level, idx, hashes FROM log_tiles WHERE project_id = ?")
+    const tilesAfter = await (await registryDb(projectId))
+      .prepare("SELECT level, idx, hashes FROM log_tiles WHERE project_id = ?")
       .bind(projectId)
       .all();
     expect(tilesAfter.results).toEqual(tilesBefore.results);

@@ -3,6 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 type Member = { id: string; role: string; address: string };
@@ -119,7 +120,8 @@ describe("API tokens", () => {
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^ock_[0-9a-f]{64}$/);
     expect(created.body.token.hint).toBe(created.body.secret.slice(-4));
-    const stored = await env.DB.prepare("SELECT * FROM api_tokens WHERE id = ?")
+    const stored = await (await registryDb(projectId))
+      .prepare("SELECT * FROM api_tokens WHERE id = ?")
       .bind(created.body.token.id)
       .first<Record<string, unknown>>();
     expect(JSON.stringify(stored)).not.toContain(created.body.secret);
@@ -162,7 +164,8 @@ describe("API tokens", () => {
     bot.bearer = restored.body.secret;
     expect((await bot.call("GET", `/api/projects/${projectId}`)).status).toBe(200);
     await owner.call("PATCH", `/api/tokens/${id}`, { revoked: true });
-    await env.DB.prepare("UPDATE api_tokens SET expires_at = ? WHERE id = ?")
+    await (await registryDb(projectId))
+      .prepare("UPDATE api_tokens SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1000, id)
       .run();
     const restore = await owner.call("PATCH", `/api/tokens/${id}`, { revoked: false });
@@ -178,8 +181,11 @@ describe("API tokens", () => {
       name: "live",
     });
     const id = created.body.token.id;
-    const logged = () =>
-      env.DB.prepare("SELECT COUNT(*) AS n FROM admin_log WHERE target_id = ?").bind(id).first<{ n: number }>();
+    const logged = async () =>
+      (await registryDb(projectId))
+        .prepare("SELECT COUNT(*) AS n FROM admin_log WHERE target_id = ?")
+        .bind(id)
+        .first<{ n: number }>();
     const before = await logged();
     const res = await owner.call<{ token: { revoked: boolean; name: string }; secret?: string }>(
       "PATCH",

@@ -7,6 +7,7 @@ import { createOutcomeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
 import { pledge } from "../helpers/envelopes";
 import { FleetClient, signedIn, subscribed } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet, type Wallet } from "../helpers/wallet";
 
 async function project(owner: FleetClient, name: string) {
@@ -75,15 +76,13 @@ describe("attack: concurrent outcomes for one pledge", () => {
       expect(a.status).toBe(409);
       expect(a.body.reason).toBe("pledge_not_pending");
     }
-    const stored = await env.DB.prepare(
-      "SELECT count(*) AS n FROM envelopes WHERE project_id = ? AND pledge_id = ? AND kind = 'outcome'",
-    )
+    const stored = await (await registryDb(projectId))
+      .prepare("SELECT count(*) AS n FROM envelopes WHERE project_id = ? AND pledge_id = ? AND kind = 'outcome'")
       .bind(projectId, p.id)
       .first<{ n: number }>();
     expect(stored?.n).toBe(1);
-    const events = await env.DB.prepare(
-      "SELECT count(*) AS n FROM outbox WHERE project_id = ? AND event_type = 'pledge.outcome'",
-    )
+    const events = await (await registryDb(projectId))
+      .prepare("SELECT count(*) AS n FROM outbox WHERE project_id = ? AND event_type = 'pledge.outcome'")
       .bind(projectId)
       .first<{ n: number }>();
     expect(events?.n).toBe(1);

@@ -7,6 +7,7 @@ import { createAbandonmentEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
 import { keptOutcome, pledge } from "../helpers/envelopes";
 import { FleetClient, signedIn, subscribed } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 async function setup() {
@@ -69,7 +70,8 @@ describe("pledges", () => {
     });
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe("pledge_not_pending");
-    const events = await env.DB.prepare("SELECT event_type FROM outbox WHERE project_id = ? ORDER BY created_at")
+    const events = await (await registryDb(projectId))
+      .prepare("SELECT event_type FROM outbox WHERE project_id = ? ORDER BY created_at")
       .bind(projectId)
       .all<{ event_type: string }>();
     expect(events.results.map((e) => e.event_type)).toEqual(["pledge.registered", "pledge.outcome"]);

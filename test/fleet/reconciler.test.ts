@@ -10,6 +10,7 @@ import { createPledgeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
 import worker from "../../workers/fleet/src/index";
 import { FleetClient, signedIn, subscribed } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 async function pledgeExpiringSoon() {
@@ -51,7 +52,7 @@ const cron = (secret?: string) => {
 
 describe("pledge reconciler", () => {
   it("resolves an expired pending pledge to expired_unresolved once, however often it runs", async () => {
-    const { owner, pledgeId } = await pledgeExpiringSoon();
+    const { owner, projectId, pledgeId } = await pledgeExpiringSoon();
     expect(((await (await cron("test-cron-secret")).json()) as { expired: number }).expired).toBe(0);
     await new Promise((r) => setTimeout(r, 3100));
     const [a, b] = await Promise.all([cron("test-cron-secret"), cron("test-cron-secret")]);
@@ -63,7 +64,8 @@ describe("pledge reconciler", () => {
     expect(((await (await cron("test-cron-secret")).json()) as { expired: number }).expired).toBe(0);
     const read = await owner.call<{ pledge: { status: string } }>("GET", `/api/pledges/${pledgeId}`);
     expect(read.body.pledge.status).toBe("expired_unresolved");
-    const outcomes = await env.DB.prepare("SELECT body FROM envelopes WHERE kind = 'outcome' AND pledge_id = ?")
+    const outcomes = await (await registryDb(projectId))
+      .prepare("SELECT body FROM envelopes WHERE kind = 'outcome' AND pledge_id = ?")
       .bind(pledgeId)
       .all<{ body: string }>();
     expect(outcomes.results).toHaveLength(1);
@@ -71,10 +73,11 @@ describe("pledge reconciler", () => {
       outcome: "expired_unresolved",
       resolved_by: "deterministic",
     });
-    const events = await env.DB.prepare(
-      `SELECT count(*) AS n FROM outbox JOIN envelopes ON envelopes.project_id = outbox.project_id
+    const events = await (await registryDb(projectId))
+      .prepare(
+        `SELECT count(*) AS n FROM outbox JOIN envelopes ON envelopes.project_id = outbox.project_id
         AND envelopes.id = outbox.envelope_id WHERE outbox.event_type = 'pledge.outcome' AND envelopes.pledge_id = ?`,
-    )
+      )
       .bind(pledgeId)
       .first<{ n: number }>();
     expect(events?.n).toBe(1);

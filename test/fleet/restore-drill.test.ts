@@ -20,6 +20,7 @@ import type { FleetBindings } from "../../workers/fleet/src/env";
 import { action, delegation, HOUR_MS, keptOutcome, pledge, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
 import { integrateLog, loggedProject } from "../helpers/log";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 /** The fleet's host, as it names its checkpoints: the restore's trusted input, as --fleet gives it to the CLI. */
@@ -30,7 +31,8 @@ const JWKS = { keys: [publishedJwk(toPublicJwk(JSON.parse(env.FLEET_SIGNING_KEY 
 const NOT_RESTORED = ["seq", "created_at", "event_id"];
 
 async function storedRows(projectId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM envelopes WHERE project_id = ? ORDER BY seq")
+  const { results } = await (await registryDb(projectId))
+    .prepare("SELECT * FROM envelopes WHERE project_id = ? ORDER BY seq")
     .bind(projectId)
     .all<Record<string, unknown>>();
   return results.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !NOT_RESTORED.includes(key))));
@@ -112,8 +114,10 @@ describe("restore drill", () => {
     expect(plan.proof.root).toEqual(original.checkpoint?.root);
     expect(plan.proof).toMatchObject({ size: 14, dropped: 0 });
 
-    // Wipe: the project is gone from D1, as after a lost database or a bad migration.
-    await env.DB.batch(
+    // Wipe: the project is gone from D1 (from its shard, in the fleet-shards pass), as after a lost database or a
+    // bad migration. The restore file is run in the same database.
+    const db = await registryDb(projectId);
+    await db.batch(
       [
         "envelopes",
         "log_leaves",
@@ -125,13 +129,13 @@ describe("restore drill", () => {
         "outbox",
         "projects",
       ].map((table) =>
-        env.DB.prepare(`DELETE FROM ${table} WHERE ${table === "projects" ? "id" : "project_id"} = ?`).bind(projectId),
+        db.prepare(`DELETE FROM ${table} WHERE ${table === "projects" ? "id" : "project_id"} = ?`).bind(projectId),
       ),
     );
     expect((await checkpointOf(owner, projectId)).status).toBe(404);
 
     // Restore: the statements `oc restore` writes to its file, run in one batch as wrangler runs the file.
-    await env.DB.batch(plan.statements.map((statement) => env.DB.prepare(statement)));
+    await db.batch(plan.statements.map((statement) => db.prepare(statement)));
 
     // Compare: the log, the export, the rows, the statuses as the API reads them, and no event queued.
     const restored = await checkpointOf(owner, projectId);
@@ -154,13 +158,14 @@ describe("restore drill", () => {
       `/api/projects/${projectId}`,
     );
     expect(project.body.project).toMatchObject({ name: "drill (restored)", owner_address: principal.address });
-    const events = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE project_id = ?")
+    const events = await (await registryDb(projectId))
+      .prepare("SELECT count(*) AS n FROM outbox WHERE project_id = ?")
       .bind(projectId)
       .first<{ n: number }>();
     expect(events?.n).toBe(0);
 
     // The file refuses a database that holds the project: nothing of a second run is written.
-    await expect(env.DB.batch(plan.statements.map((statement) => env.DB.prepare(statement)))).rejects.toThrow(/UNIQUE/);
+    await expect(db.batch(plan.statements.map((statement) => db.prepare(statement)))).rejects.toThrow(/UNIQUE/);
     expect(await storedRows(projectId)).toHaveLength(14);
 
     // The restored log goes on: a new registration is its 15th leaf.

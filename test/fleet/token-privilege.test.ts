@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { DAY } from "../../shared/time";
 import { delegation } from "../helpers/envelopes";
 import { FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 type Token = { id: string; status: string; scope: string; created_by: string; last_used_at: string | null };
@@ -164,7 +165,10 @@ describe("attack: an admin escalates to owner through an API token", () => {
     // depend on that).
     const other = newWallet().address;
     await owner.call("POST", "/api/members", { project_id: projectId, address: other, role: "owner" });
-    await env.DB.prepare("UPDATE api_tokens SET created_by = ? WHERE id = ?").bind(other, token.id).run();
+    await (await registryDb(projectId))
+      .prepare("UPDATE api_tokens SET created_by = ? WHERE id = ?")
+      .bind(other, token.id)
+      .run();
     const refused = await register();
     expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe("unauthenticated");
@@ -333,9 +337,14 @@ describe("token lifetime and last use (item 11)", () => {
     await bot.call("GET", `/api/projects/${projectId}`);
     const stamp = async () =>
       (
-        await env.DB.prepare("SELECT last_used_at FROM api_tokens WHERE id = ?").bind(token.id).first<{
-          last_used_at: number | null;
-        }>()
+        await (
+          await registryDb(projectId)
+        )
+          .prepare("SELECT last_used_at FROM api_tokens WHERE id = ?")
+          .bind(token.id)
+          .first<{
+            last_used_at: number | null;
+          }>()
       )?.last_used_at ?? null;
     let first: number | null = null;
     for (let i = 0; i < 50 && first === null; i++) {

@@ -29,6 +29,7 @@ import { logKey } from "../../workers/fleet/src/log/key";
 import { hashLeaves } from "../../workers/fleet/src/registry/leaf-hashes";
 import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
 import { integrateLog, loggedProject } from "../helpers/log";
+import { registryDb } from "../helpers/registry-db";
 
 /** The fleet's host, as it names its checkpoints (FLEET_ORIGIN in wrangler.toml): the verifier's trusted input. */
 const FLEET_HOST = new URL(FLEET).host;
@@ -59,7 +60,8 @@ async function checkpointOf(owner: FleetClient, projectId: string) {
 
 /** The envelopes' bytes in the registry's replay order, straight from D1. */
 async function storedBodies(projectId: string) {
-  const { results } = await env.DB.prepare("SELECT id, body FROM envelopes WHERE project_id = ? ORDER BY seq")
+  const { results } = await (await registryDb(projectId))
+    .prepare("SELECT id, body FROM envelopes WHERE project_id = ? ORDER BY seq")
     .bind(projectId)
     .all<{ id: string; body: string }>();
   return results;
@@ -113,16 +115,18 @@ describe("transparency log", () => {
     const { owner, projectId } = await loggedProject(3);
     const bodies = await storedBodies(projectId);
     // Leaves from before registrations carried their hash, not integrated yet (no pokes fire in tests).
-    await env.DB.prepare("UPDATE log_leaves SET hash = NULL WHERE project_id = ?").bind(projectId).run();
+    await (await registryDb(projectId))
+      .prepare("UPDATE log_leaves SET hash = NULL WHERE project_id = ?")
+      .bind(projectId)
+      .run();
     // Neither reading nor integrating writes a hash (issue 26): the log is the hashed prefix, here empty.
     expect((await checkpointOf(owner, projectId)).checkpoint.size).toBe(0);
-    await hashLeaves(orm(env.DB));
+    await hashLeaves(orm(await registryDb(projectId)));
     const after = (await checkpointOf(owner, projectId)).checkpoint;
     expect(after.size).toBe(4);
     expect(after.root).toEqual(rootOf(bodies.map((b) => leafHash(utf8(b.body)))));
-    const { results } = await env.DB.prepare(
-      "SELECT count(*) AS n FROM log_leaves WHERE project_id = ? AND hash IS NULL",
-    )
+    const { results } = await (await registryDb(projectId))
+      .prepare("SELECT count(*) AS n FROM log_leaves WHERE project_id = ? AND hash IS NULL")
       .bind(projectId)
       .all<{ n: number }>();
     expect(results[0]?.n).toBe(0);
@@ -188,7 +192,12 @@ describe("transparency log", () => {
     };
     for (let i = 0; i < 2; i++) await register();
     // The integrator after the rotation's deploy: it signs the next checkpoint with the new key.
-    await integrateFor(orm(env.DB), logKey({ ...env, ...rotated.secrets }), projectId, Number.POSITIVE_INFINITY);
+    await integrateFor(
+      orm(await registryDb(projectId)),
+      logKey({ ...env, ...rotated.secrets }),
+      projectId,
+      Number.POSITIVE_INFINITY,
+    );
     const newerNote = await (await rotatedFleet(`/api/log/checkpoint?project_id=${projectId}`)).text();
     const newerBundle = await (await rotatedFleet(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
     const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;

@@ -11,6 +11,7 @@ import { idempotencyKey } from "../../workers/fleet/src/webhooks/fanout";
 import { recoverPage } from "../../workers/fleet/src/webhooks/recover";
 import { delegation } from "../helpers/envelopes";
 import { type FleetClient, signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 const RECEIVER = env.TEST_RECEIVER as string;
@@ -96,7 +97,8 @@ describe("recovering a paused endpoint's events", () => {
     expect(ids.slice(1).sort()).toEqual([first, second].sort());
     expect(ids[0]).toBe(before);
     // Each carries the key its registration's event has for this endpoint: a receiver's dedupe holds.
-    const eventIds = await env.DB.prepare("SELECT id, event_id FROM envelopes WHERE project_id = ?")
+    const eventIds = await (await registryDb(projectId))
+      .prepare("SELECT id, event_id FROM envelopes WHERE project_id = ?")
       .bind(projectId)
       .all<{ id: string; event_id: string }>();
     const eventOf = new Map(eventIds.results.map((r) => [r.id, r.event_id]));
@@ -118,12 +120,16 @@ describe("recovering a paused endpoint's events", () => {
     await owner.call("PATCH", `/api/webhooks/endpoints/${ep.id}`, { active: false });
     const since = Date.now();
     for (let i = 0; i < 5; i++) await register(owner, projectId, principal);
-    const row = await orm(env.DB).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ep.id)).get();
+    const row = await orm(await registryDb(projectId))
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, ep.id))
+      .get();
     const resumed = { ...(row as typeof webhookEndpoints.$inferSelect), active: true };
     const pages = [];
     let cursor: number | null = null;
     do {
-      const page = await recoverPage(orm(env.DB), resumed, since, cursor, Date.now(), 2);
+      const page = await recoverPage(orm(await registryDb(projectId)), resumed, since, cursor, Date.now(), 2);
       pages.push(page);
       cursor = page.nextCursor;
     } while (cursor !== null);

@@ -10,6 +10,7 @@ import { verifyWebhook } from "../../shared/kit/webhooks";
 import { deliveryHeaders, newWebhookSecret, verifyStandardSignature } from "../../shared/webhooks";
 import { delegation } from "../helpers/envelopes";
 import { type FleetClient, signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 const RECEIVER = env.TEST_RECEIVER as string;
@@ -88,9 +89,10 @@ describe("rolling a webhook secret", () => {
   });
 
   it("the old secret stops signing when the overlap ends, or at once with overlap_hours=0", async () => {
-    const { owner, path, id, deliverOne } = await setup();
+    const { owner, path, id, deliverOne, projectId } = await setup();
     const rolled = await roll(owner, id);
-    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_until = ? WHERE id = ?")
+    await (await registryDb(projectId))
+      .prepare("UPDATE webhook_endpoints SET previous_secret_until = ? WHERE id = ?")
       .bind(Date.now() - 1, id)
       .run();
     const after = await deliverOne(1);
@@ -161,14 +163,15 @@ describe("X-Service-Signature during a roll (issue 26)", () => {
   });
 
   it("a kit receiver holding only the old secret, or only the new, verifies every delivery of the overlap", async () => {
-    const { owner, id, first, deliverOne } = await setup();
+    const { owner, id, first, deliverOne, projectId } = await setup();
     const before = [await deliverOne(1), await deliverOne(2)];
     const rolled = await roll(owner, id);
     expect(rolled.status).toBe(200);
     const next = rolled.body.secret;
     const during = [await deliverOne(3), await deliverOne(4), await deliverOne(5)];
     // The overlap ends (as 24 hours later): the old secret stops signing.
-    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_until = ? WHERE id = ?")
+    await (await registryDb(projectId))
+      .prepare("UPDATE webhook_endpoints SET previous_secret_until = ? WHERE id = ?")
       .bind(Date.now() - 1, id)
       .run();
     const after = [await deliverOne(6), await deliverOne(7)];

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../workers/fleet/src/app";
 import { delegation } from "../helpers/envelopes";
 import { FleetClient, signedIn } from "../helpers/fleet";
+import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
 const RECEIVER = env.TEST_RECEIVER as string;
@@ -174,8 +175,9 @@ describe("deliveries", () => {
   it("a project without an active endpoint keeps no event: nothing waits, nothing is sent later", async () => {
     const { principal, owner, projectId } = await setup();
     const before = await registerDelegation(owner, projectId, principal);
-    const events = (id: string) =>
-      env.DB.prepare("SELECT fanned_out_at FROM outbox WHERE envelope_id = ? AND project_id = ?")
+    const events = async (id: string) =>
+      (await registryDb(projectId))
+        .prepare("SELECT fanned_out_at FROM outbox WHERE envelope_id = ? AND project_id = ?")
         .bind(id, projectId)
         .all<{ fanned_out_at: number | null }>();
     // Nothing to deliver, so no event row: no sweep has anything to route.
@@ -210,7 +212,8 @@ describe("deliveries", () => {
         expect(delay).toBeGreaterThan(expected * 0.89 - 2000);
         expect(delay).toBeLessThan(expected * 1.11);
         // Time passes: the retry is due now, and the alarm fires.
-        await env.DB.prepare("UPDATE webhook_deliveries SET next_retry_at = ? WHERE id = ?")
+        await (await registryDb(projectId))
+          .prepare("UPDATE webhook_deliveries SET next_retry_at = ? WHERE id = ?")
           .bind(Date.now() - 1, row.id)
           .run();
         await runInDurableObject(stub, (_i, state) => state.storage.setAlarm(Date.now()));
@@ -323,7 +326,8 @@ describe("deliveries", () => {
     });
     const stub = env.WEBHOOK_DISPATCHER.get(env.WEBHOOK_DISPATCHER.idFromName(ep.id));
     await runInDurableObject(stub, (_instance, state) => state.storage.deleteAlarm());
-    await env.DB.prepare("UPDATE webhook_deliveries SET next_retry_at = ? WHERE id = ?")
+    await (await registryDb(projectId))
+      .prepare("UPDATE webhook_deliveries SET next_retry_at = ? WHERE id = ?")
       .bind(Date.now() - 1, row?.id)
       .run();
     const res = await new FleetClient().fetch("/api/cron/reconcile", {

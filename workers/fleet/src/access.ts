@@ -10,6 +10,7 @@ import { noteProject } from "../../../shared/http/request-log";
 import { requireCaller } from "./caller";
 import type { Caller, FleetEnv } from "./env";
 import { takeProjectToken } from "./limits";
+import { forgetProjectShard, projectShard, remembered, type Shard } from "./registry/shards";
 import { ROLES, type Role, scopeRole } from "./roles";
 
 export { ROLES, type Role };
@@ -22,7 +23,9 @@ export interface Access {
   role: Role;
   /** Who the admin log names: the session's address, or the token and the owner who created it. */
   actor: Actor;
+  /** The project's registry database, and the shard it is (its binding and place). */
   db: Db;
+  shard: Shard;
 }
 
 const rank = (role: Role) => ROLES.indexOf(role);
@@ -62,33 +65,51 @@ export async function projectAccess(
   options: { write?: boolean; spend?: boolean } = {},
 ): Promise<Access> {
   const caller = requireCaller(c);
-  const db = orm(c.env.DB);
-  const writable = options.write ? isNull(projects.archivedAt) : undefined;
-  let role: Role | undefined;
-  let project: ProjectRow | undefined;
-  if (caller.kind === "token") {
-    role = caller.projectId === projectId ? scopeRole(caller.scope) : undefined;
-    project = role
-      ? await db
-          .select()
-          .from(projects)
-          .where(and(eq(projects.id, projectId), writable))
-          .get()
-      : undefined;
-  } else if (caller.address) {
-    // One read: the caller's membership and the project it is in.
-    const row = await db
-      .select({ role: members.role, project: projects })
-      .from(members)
-      .innerJoin(projects, eq(projects.id, members.projectId))
-      .where(and(eq(members.projectId, projectId), eq(members.address, caller.address), writable))
-      .get();
-    role = row?.role as Role | undefined;
-    project = row?.project;
+  // The token's project is the only one it may see: a token for another project learns nothing, not even a shard.
+  if (caller.kind === "token" && caller.projectId !== projectId) throw new AppError("not_found");
+  let found = await accessIn(c, caller, projectId, options.write === true);
+  // A remembered shard that no longer holds the project (moved): forget it and find the project again, once.
+  if (!found.project && found.fromMemory) {
+    forgetProjectShard(projectId);
+    found = await accessIn(c, caller, projectId, options.write === true);
   }
+  const { role, project, shard } = found;
   if (!role || !project) throw new AppError("not_found");
   noteProject(c, projectId);
   // `spend: false`: a route with a bucket of its own (the log's tiles: one primary-key read each).
   if (options.spend !== false) await takeProjectToken(c, projectId, caller);
-  return { caller, project, role, actor: actorOf(caller), db };
+  return { caller, project, role, actor: actorOf(caller), db: orm(shard.db), shard };
+}
+
+interface Found {
+  role?: Role;
+  project?: ProjectRow;
+  shard: Shard;
+  fromMemory: boolean;
+}
+
+/** The caller's role and the project, read in the project's shard. */
+async function accessIn(c: Context<FleetEnv>, caller: Caller, projectId: string, write: boolean): Promise<Found> {
+  const fromMemory = remembered(c.env, projectId);
+  const shard = await projectShard(c.env, projectId);
+  if (!shard) throw new AppError("not_found");
+  const db = orm(shard.db);
+  const writable = write ? isNull(projects.archivedAt) : undefined;
+  if (caller.kind === "token") {
+    const project = await db
+      .select()
+      .from(projects)
+      .where(and(eq(projects.id, projectId), writable))
+      .get();
+    return { role: scopeRole(caller.scope), project, shard, fromMemory };
+  }
+  if (!caller.address) return { shard, fromMemory };
+  // One read: the caller's membership and the project it is in.
+  const row = await db
+    .select({ role: members.role, project: projects })
+    .from(members)
+    .innerJoin(projects, eq(projects.id, members.projectId))
+    .where(and(eq(members.projectId, projectId), eq(members.address, caller.address), writable))
+    .get();
+  return { role: row?.role as Role | undefined, project: row?.project, shard, fromMemory };
 }

@@ -3,6 +3,7 @@
 // shared/db/read-replicas.ts), mounts each route group and the meta routes; errors rendered once.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { d1Sessions } from "../../../shared/db/read-replicas";
+import { shardBindings } from "../../../shared/db/registry-shards";
 import { limitBody } from "../../../shared/http/body-limit";
 import { installErrorHandling } from "../../../shared/http/errors";
 import { mountMetaRoutes } from "../../../shared/http/meta-routes";
@@ -48,7 +49,11 @@ app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
 app.use(
   "/api/*",
-  d1Sessions<FleetEnv>({ credentialed: hasCredential, authenticated: (c) => c.get("caller") !== undefined }),
+  d1Sessions<FleetEnv>({
+    credentialed: hasCredential,
+    authenticated: (c) => c.get("caller") !== undefined,
+    bindings: (env) => shardBindings(env),
+  }),
 );
 app.use("/api/*", identifyCaller);
 app.use("/api/*", confirmRefusedAccess);

@@ -7,13 +7,14 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { resolveSession } from "../../../shared/auth/current-session";
 import { sha256Hex } from "../../../shared/crypto/digest";
-import { orm } from "../../../shared/db/client";
+import { type Db, orm } from "../../../shared/db/client";
 import { apiTokens, members } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
 import { sessionKeys } from "./auth-keys";
 import type { Caller, FleetEnv } from "./env";
 import { TOKEN_SECRET } from "./ids";
 import { isGuardedWrite } from "./registry/guarded-writes";
+import { findOnShards, knownShard, shardsOf } from "./registry/shards";
 import { storedScope } from "./roles";
 
 /** `last_used_at` is written at most this often per token, after the answer (never on the request path). */
@@ -44,13 +45,20 @@ export const forgetToken = (tokenHash: string) => knownTokens.delete(tokenHash);
 
 /** The token read from D1: live, and its creator an owner of its project right now, or 401. */
 async function readToken(c: Context<FleetEnv>, tokenHash: string, now: number): Promise<KnownToken> {
-  // One read: the token, and whether its creator is an owner of the token's project right now.
-  const row = await orm(c.env.DB)
-    .select({ token: apiTokens, creatorRole: members.role })
-    .from(apiTokens)
-    .leftJoin(members, and(eq(members.projectId, apiTokens.projectId), eq(members.address, apiTokens.createdBy)))
-    .where(eq(apiTokens.tokenHash, tokenHash))
-    .get();
+  // One read: the token, and whether its creator is an owner of the token's project right now. In its project's
+  // shard when this isolate has seen the token before, else on every shard at once (registry/shards.ts).
+  const read = (db: Db) =>
+    db
+      .select({ token: apiTokens, creatorRole: members.role, projectId: apiTokens.projectId })
+      .from(apiTokens)
+      .leftJoin(members, and(eq(members.projectId, apiTokens.projectId), eq(members.address, apiTokens.createdBy)))
+      .where(eq(apiTokens.tokenHash, tokenHash))
+      .get();
+  const seen = knownTokens.get(tokenHash);
+  const shard = seen ? knownShard(c.env, seen.projectId) : undefined;
+  let row = shard ? await read(orm(shard.db)) : undefined;
+  // Not where it was (a project moved), or never seen: every shard. With one shard, it was read already.
+  if (!row && !(shard && shardsOf(c.env).length === 1)) row = (await findOnShards(c.env, read))?.row;
   if (!row || row.token.revokedAt !== null || row.token.expiresAt <= now) {
     knownTokens.delete(tokenHash);
     throw new AppError("unauthenticated", { detail: "API token unknown, revoked or expired" });
@@ -75,16 +83,21 @@ async function tokenCaller(c: Context<FleetEnv>, secret: string, now: number): P
   const kept = isGuardedWrite(c.req.method, c.req.path) ? knownTokens.get(tokenHash) : undefined;
   const guessed = kept !== undefined && kept.expiresAt > now;
   const token = guessed ? kept : await readToken(c, tokenHash, now);
-  if (token.lastUsedAt === null || now - token.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+  const shard = knownShard(c.env, token.projectId);
+  if (shard && (token.lastUsedAt === null || now - token.lastUsedAt >= LAST_USED_RESOLUTION_MS)) {
     token.lastUsedAt = now;
     // Conditional, so concurrent requests of one token write it once per resolution window.
     const stale = or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, now - LAST_USED_RESOLUTION_MS));
-    const write = orm(c.env.DB)
+    const write = orm(shard.db)
       .update(apiTokens)
       .set({ lastUsedAt: now })
       .where(and(eq(apiTokens.id, token.id), stale));
     c.executionCtx.waitUntil(write.run().then(noop, noop));
   }
+  return tokenView(token, tokenHash, guessed);
+}
+
+function tokenView(token: KnownToken, tokenHash: string, guessed: boolean): Caller {
   return {
     kind: "token",
     tokenId: token.id,

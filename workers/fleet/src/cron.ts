@@ -18,6 +18,7 @@ import { envelopeIn } from "./registry/conditions";
 import { hashLeaves } from "./registry/leaf-hashes";
 import { isPendingPledge } from "./registry/pledge-rows";
 import { pledgeMovesTo } from "./registry/pledge-state";
+import { shardsOf } from "./registry/shards";
 import { register } from "./registry/store";
 import { dispatch, endpointsWithDueWork, kickEndpoints } from "./webhooks/dispatch";
 
@@ -66,13 +67,16 @@ async function expirePledges(db: Db, now: number): Promise<number> {
 }
 
 export async function reconcile(env: FleetBindings, now = Date.now()): Promise<ReconcileReport> {
-  const expired = await expirePledges(orm(env.DB), now);
+  // Each sweep runs on every registry shard; a shard's rows never meet another's.
+  const shards = shardsOf(env);
+  const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+  const expired = sum(await Promise.all(shards.map((shard) => expirePledges(orm(shard.db), now))));
   await dispatch(env);
   const due = await endpointsWithDueWork(env, now);
   await kickEndpoints(env, due);
-  const leavesHashed = await hashLeaves(orm(env.DB));
+  const leavesHashed = sum(await Promise.all(shards.map((shard) => hashLeaves(orm(shard.db)))));
   // After the outcomes and the hashing above, which add leaves of their own.
   const logsBehind = await catchUpLogs(env);
-  await forgetOldProcessorEvents(env.DB, now);
+  await Promise.all(shards.map((shard) => forgetOldProcessorEvents(shard.db, now)));
   return { expired, rearmed: due.length, leaves_hashed: leavesHashed, logs_behind: logsBehind };
 }

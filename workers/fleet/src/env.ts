@@ -1,6 +1,7 @@
 // The fleet worker's bindings and per-request variables.
 import type { BtcpayEnv } from "../../../shared/billing/btcpay";
 import type { StripeEnv } from "../../../shared/billing/stripe";
+import type { Db } from "../../../shared/db/client";
 import type { FleetGeneratedBindings } from "./bindings.generated";
 import type { DispatcherBindings } from "./durable-objects/webhook-dispatcher";
 import type { Condition } from "./registry/conditions";
@@ -47,6 +48,12 @@ export interface FleetBindings extends FleetGeneratedBindings, StripeEnv, Btcpay
 
 export type FleetEnv = {
   Bindings: FleetBindings;
-  /** `guessedAccess`: a registration's access conditions when they came from this isolate's memory (intake.ts). */
-  Variables: { caller: Caller | undefined; guessedAccess?: Condition[] };
+  /**
+   * `guessedAccess`: a registration's access conditions when they came from this isolate's memory, with the
+   * project's database they are checked in (intake.ts).
+   */
+  Variables: {
+    caller: Caller | undefined;
+    guessedAccess?: { conditions: Condition[]; db: Db; projectId: string };
+  };
 };

@@ -1,5 +1,6 @@
 // Named request and response schemas of the fleet registry (validation and the OpenAPI description).
 import { z } from "@hono/zod-openapi";
+import { PLACE } from "../../../shared/db/registry-shards";
 import { displayText } from "../../../shared/text";
 import { ID_PATTERNS } from "./ids";
 import { PageQuery } from "./pagination";
@@ -24,6 +25,10 @@ export const ProjectSchema = z
     id: z.string(),
     name: z.string(),
     owner_address: z.string(),
+    location: z.string().openapi({
+      description:
+        "Where the project's registry database is: a D1 location hint (e.g. `weur`), a jurisdiction (`eu`), or `default`",
+    }),
     archived: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -53,7 +58,14 @@ export const TokenSchema = z
 export const ListQuery = z.strictObject({ ...PageQuery });
 export const ProjectListQuery = z.strictObject({ project_id: ProjectId, ...PageQuery });
 
-export const ProjectCreate = z.strictObject({ name: Name }).openapi("ProjectCreate");
+export const ProjectCreate = z
+  .strictObject({
+    name: Name,
+    location: z.string().regex(PLACE, "must be a place name").optional().openapi({
+      description: "One of the places this registry has databases in (GET /dashboard/config.json); default: the first",
+    }),
+  })
+  .openapi("ProjectCreate");
 export const ProjectPatch = z.strictObject({ name: Name.optional() }).openapi("ProjectPatch");
 export const TransferBody = z.strictObject({ address: Address }).openapi("ProjectTransfer");
 export const MemberCreate = z

@@ -4,11 +4,13 @@ import { isoMs } from "../../../shared/time";
 import type { ProjectRow } from "./access";
 import { type Role, storedScope } from "./roles";
 
-export function projectView(p: ProjectRow) {
+/** `place`: where the project's registry database is (its shard's place, registry/shards.ts). */
+export function projectView(p: ProjectRow, place: string) {
   return {
     id: p.id,
     name: p.name,
     owner_address: p.ownerAddress,
+    location: place,
     archived: p.archivedAt !== null,
     created_at: isoMs(p.createdAt),
     updated_at: isoMs(p.updatedAt),

@@ -3,6 +3,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { count, sql } from "drizzle-orm";
 import { orm } from "../../../../shared/db/client";
+import { registryShards } from "../../../../shared/db/registry-shards";
 import { accountIdentities, accounts, envelopes, projects } from "../../../../shared/db/schema";
 import { AppError, type Reason } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
@@ -41,10 +42,10 @@ familyRoutes.openapi(
     },
   }),
   async (c) => {
-    // Accounts from the auth host's database, projects and envelopes from the registry's (the same one today).
+    // Accounts from the auth host's database; projects and envelopes summed over the registry's shards (one by
+    // default, REGISTRY_DB: the same database as DB unless the deployment gave the registry its own).
     const db = orm(c.env.DB);
-    const registry = orm(c.env.REGISTRY_DB);
-    const [[accountCount, identityRows], [projectCount, envelopeRows]] = await Promise.all([
+    const [[accountCount, identityRows], registries] = await Promise.all([
       db.batch([
         db.select({ n: count() }).from(accounts),
         db
@@ -55,19 +56,29 @@ familyRoutes.openapi(
           .from(accountIdentities)
           .groupBy(sql`1`),
       ]),
-      registry.batch([
-        registry.select({ n: count() }).from(projects),
-        registry.select({ kind: envelopes.kind, n: count() }).from(envelopes).groupBy(envelopes.kind),
-      ]),
+      Promise.all(
+        registryShards(c.env, "REGISTRY_DB").map(({ db: shard }) => {
+          const registry = orm(shard);
+          return registry.batch([
+            registry.select({ n: count() }).from(projects),
+            registry.select({ kind: envelopes.kind, n: count() }).from(envelopes).groupBy(envelopes.kind),
+          ]);
+        }),
+      ),
     ]);
+    const envelopeCounts: Record<string, number> = {};
+    for (const [, rows] of registries) {
+      for (const { kind, n } of rows) envelopeCounts[kind] = (envelopeCounts[kind] ?? 0) + n;
+    }
+    const projectCount = registries.reduce((sum, [[row]]) => sum + (row?.n ?? 0), 0);
     c.header("Cache-Control", "public, max-age=60");
     return c.json(
       {
         ok: true as const,
         accounts: accountCount[0]?.n ?? 0,
         identities: Object.fromEntries(identityRows.map((r) => [r.kind, r.n])),
-        projects: projectCount[0]?.n ?? 0,
-        envelopes: Object.fromEntries(envelopeRows.map((r) => [r.kind, r.n])),
+        projects: projectCount,
+        envelopes: envelopeCounts,
         generated_at: new Date().toISOString(),
       },
       200,

@@ -4,11 +4,11 @@
 // while leaves still wait. The log itself is in D1; the object keeps only its project id. The cron pokes projects
 // whose log is behind (cron.ts), so a lost poke costs latency, not leaves.
 import { DurableObject } from "cloudflare:workers";
-import { orm } from "../../../../shared/db/client";
 import { errorFields } from "../../../../shared/http/request-line";
 import { logEvent } from "../../../../shared/http/request-log";
 import { type Integration, integrateFor } from "../log/integrate";
 import { logKey } from "../log/key";
+import { projectDb } from "../registry/shards";
 
 /**
  * How long after a poke the integrator runs: the bound between a registration and the first checkpoint covering it
@@ -70,7 +70,9 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
     }
   }
 
-  private run(projectId: string, budgetMs: number): Promise<Integration> {
-    return integrateFor(orm(this.env.DB), logKey(this.env), projectId, budgetMs);
+  private async run(projectId: string, budgetMs: number): Promise<Integration> {
+    // The project's shard, found once per object life (registry/shards.ts); a project no shard holds has no log.
+    const db = await projectDb(this.env, projectId);
+    return integrateFor(db, logKey(this.env), projectId, budgetMs);
   }
 }

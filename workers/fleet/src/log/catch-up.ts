@@ -3,6 +3,7 @@
 // the cron made itself (an expired pledge's outcome) or leaves the cron just hashed reach a checkpoint on this run.
 // One primary-key probe per project that has a log; the integrator does the work.
 import type { FleetBindings } from "../env";
+import { shardsOf } from "../registry/shards";
 
 /** Projects whose log has leaves beyond its integrated size (at most `limit` a run). */
 export async function projectsBehind(db: D1Database, limit = 1_000): Promise<string[]> {
@@ -18,9 +19,9 @@ export async function projectsBehind(db: D1Database, limit = 1_000): Promise<str
   return results.map((row) => row.id);
 }
 
-/** Pokes each project that is behind; how many. */
+/** Pokes each project that is behind, on every registry shard; how many. */
 export async function catchUpLogs(env: Pick<FleetBindings, "DB" | "LOG_INTEGRATOR">): Promise<number> {
-  const behind = await projectsBehind(env.DB);
+  const behind = (await Promise.all(shardsOf(env).map((shard) => projectsBehind(shard.db)))).flat();
   await Promise.all(
     behind.map((projectId) => env.LOG_INTEGRATOR.get(env.LOG_INTEGRATOR.idFromName(projectId)).poke(projectId)),
   );

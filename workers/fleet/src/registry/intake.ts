@@ -4,7 +4,7 @@
 // warm registration costs one D1 round trip with a token (the batch) and two with a session (its row, the batch).
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { type Db, orm } from "../../../../shared/db/client";
+import type { Db } from "../../../../shared/db/client";
 import { AppError, errorResponse, type Reason } from "../../../../shared/errors";
 import { rawMember } from "../../../../shared/http/raw-json";
 import { noteRefusal } from "../../../../shared/http/request-log";
@@ -16,6 +16,7 @@ import { ROLES, scopeRole } from "../roles";
 import { ProjectId } from "../schemas";
 import { type Condition, firstFailing, projectWritable, tokenLive } from "./conditions";
 import { memberRole, stillMember } from "./memberships";
+import { forgetProjectShard, projectDb } from "./shards";
 
 export const RegistrationBody = z
   .strictObject({ project_id: ProjectId, envelope: z.record(z.string(), z.unknown()) })
@@ -56,11 +57,11 @@ const WRITERS = ROLES.slice(ROLES.indexOf("member"));
  */
 export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = true): Promise<Intake> {
   const caller = requireCaller(c);
-  const db = orm(c.env.DB);
+  if (caller.kind === "token" && caller.projectId !== projectId) throw new AppError("not_found");
+  const db = await projectDb(c.env, projectId);
   let access: Condition[];
   let guessed: boolean;
   if (caller.kind === "token") {
-    if (caller.projectId !== projectId) throw new AppError("not_found");
     atLeast({ role: scopeRole(caller.scope) }, "member");
     // The token first: a dead token is answered 401 whatever else has changed, as a read of it would.
     const forget = () => forgetToken(caller.tokenHash);
@@ -73,7 +74,7 @@ export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = 
     access = [projectWritable(projectId), ...stillMember(projectId, caller.address, WRITERS)];
     guessed = member.kept;
   }
-  if (guessed) c.set("guessedAccess", access);
+  if (guessed) c.set("guessedAccess", { conditions: access, db, projectId });
   await takeProjectToken(c, projectId, caller);
   const raw = withRaw ? rawMember(await c.req.text(), "envelope") : "";
   if (raw === undefined) throw new AppError("invalid_body", { detail: "envelope: required" });
@@ -90,10 +91,12 @@ export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = 
  */
 export const confirmRefusedAccess: MiddlewareHandler<FleetEnv> = async (c, next) => {
   await next();
-  const access = c.get("guessedAccess");
-  if (!access || c.res.status < 400 || c.res.status === 401) return;
-  const failing = await firstFailing(orm(c.env.DB), access);
+  const guessed = c.get("guessedAccess");
+  if (!guessed || c.res.status < 400 || c.res.status === 401) return;
+  const failing = await firstFailing(guessed.db, guessed.conditions);
   if (!failing) return;
+  // The project is not where this isolate remembered it (moved): found again on the next request.
+  if (failing.reason === "not_found") forgetProjectShard(guessed.projectId);
   failing.onFail?.();
   const refusal = new AppError(failing.reason, failing.detail ? { detail: failing.detail } : {});
   noteRefusal(c, refusal);

@@ -15,6 +15,7 @@ import { routeGroup } from "../../../../shared/validate";
 import { applyBtcpayEvent, BtcpayEvent } from "../billing/btcpay-events";
 import { applyStripeEvent, type Outcome, StripeEvent } from "../billing/stripe-events";
 import type { FleetEnv } from "../env";
+import { shardsOf } from "../registry/shards";
 
 export const billingWebhookRoutes = routeGroup<FleetEnv>();
 
@@ -63,7 +64,10 @@ billingWebhookRoutes.openapi(
     const raw = await c.req.text();
     refuse(await verifyStripeSignature(secret, raw, c.req.header("stripe-signature"), Date.now()));
     const event = validated(StripeEvent, parseJson(raw));
-    return answer(c, await asWriteFailure("apply_failed", () => applyStripeEvent(c.env.DB, event)));
+    return answer(
+      c,
+      await asWriteFailure("apply_failed", () => offerEveryShard(c.env, (d1) => applyStripeEvent(d1, event))),
+    );
   },
 );
 
@@ -85,6 +89,19 @@ billingWebhookRoutes.openapi(
     refuse(await verifyBtcpaySignature(secret, raw, c.req.header("btcpay-sig"), Date.now()));
     const body = parseJson(raw);
     const event = validated(BtcpayEvent, body);
-    return answer(c, await asWriteFailure("apply_failed", () => applyBtcpayEvent(c.env.DB, event, storeId)));
+    return answer(
+      c,
+      await asWriteFailure("apply_failed", () => offerEveryShard(c.env, (d1) => applyBtcpayEvent(d1, event, storeId))),
+    );
   },
 );
+
+/**
+ * A processor's event concerns one project, so one shard: every shard is offered it (in parallel) and finds the
+ * payment or subscription it names, or ignores it as another registry's. The answer is the shard that applied it,
+ * else the one that knew it (a repeat), else the first shard's reason for ignoring it.
+ */
+async function offerEveryShard(env: object, apply: (d1: D1Database) => Promise<Outcome>): Promise<Outcome> {
+  const outcomes = await Promise.all(shardsOf(env).map((shard) => apply(shard.db)));
+  return outcomes.find((o) => o.applied) ?? outcomes.find((o) => o.ignored === undefined) ?? (outcomes[0] as Outcome);
+}

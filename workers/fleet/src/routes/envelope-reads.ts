@@ -2,7 +2,6 @@
 // single delegations and sub-delegations by id, visible only within the caller's projects.
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, gt } from "drizzle-orm";
-import { orm } from "../../../../shared/db/client";
 import { envelopes } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
@@ -12,6 +11,7 @@ import { requireCaller } from "../caller";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 import { DEFAULT_LIMIT, decodeSeqCursor, encodeSeqCursor, PageQuery } from "../pagination";
+import { findOnShards, projectDb } from "../registry/shards";
 import { visibleEnvelope } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
 import { listOf, ProjectId } from "../schemas";
@@ -92,7 +92,12 @@ for (const [path, kind] of [
     }),
     async (c) => {
       const caller = requireCaller(c);
-      const row = await visibleEnvelope(orm(c.env.DB), caller, c.req.valid("param").id, [kind]);
+      const id = c.req.valid("param").id;
+      // A token reads its project's shard; a session every shard its memberships may be in (registry/shards.ts).
+      const row =
+        caller.kind === "token"
+          ? await visibleEnvelope(await projectDb(c.env, caller.projectId), caller, id, [kind])
+          : (await findOnShards(c.env, (db) => visibleEnvelope(db, caller, id, [kind])))?.row;
       if (!row) throw new AppError("not_found");
       return c.json({ ok: true as const, [kind]: envelopeView(row) }, 200);
     },

@@ -4,7 +4,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { orm } from "../../../../shared/db/client";
 import { members, projects } from "../../../../shared/db/schema";
 import { asWriteFailure } from "../../../../shared/db/write-failure";
 import { AppError } from "../../../../shared/errors";
@@ -17,6 +16,7 @@ import type { FleetEnv } from "../env";
 import { newId } from "../ids";
 import { routeLimit } from "../limits";
 import { afterCursor, DEFAULT_LIMIT, PageQuery, page } from "../pagination";
+import { findOnShards } from "../registry/shards";
 import {
   IdParam,
   listOf,
@@ -80,8 +80,9 @@ async function invite(c: Context<FleetEnv>, projectId: string, input: { address:
 }
 
 async function memberAccess(c: Context<FleetEnv>, id: string) {
-  const row = await orm(c.env.DB).select().from(members).where(eq(members.id, id)).get();
-  if (!row) throw new AppError("not_found");
+  const found = await findOnShards(c.env, (db) => db.select().from(members).where(eq(members.id, id)).get());
+  if (!found) throw new AppError("not_found");
+  const { row } = found;
   return { row, access: await projectAccess(c, row.projectId, { write: true }) };
 }
 

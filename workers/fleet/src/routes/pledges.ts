@@ -1,9 +1,6 @@
 // OC Pledge registration (V1) and its public reads, by id and by swearer (service-spec "States and transitions →
 // Pledge"; DECISIONS 17, 28). Outcomes and abandonments (V2), which resolve a pending pledge: pledge-resolutions.ts.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, asc, eq } from "drizzle-orm";
-import { type Db, orm } from "../../../../shared/db/client";
-import { envelopes } from "../../../../shared/db/schema";
 import { checkPledgeDelegation, parsePledgeEnvelope, verifyPledgeSignature } from "../../../../shared/envelopes/pledge";
 import { storedFields } from "../../../../shared/envelopes/stored-fields";
 import { AppError } from "../../../../shared/errors";
@@ -14,8 +11,8 @@ import { routeLimit } from "../limits";
 import { GRANT_KINDS } from "../registry/grants";
 import { intake, mustHold, REGISTRATION_ERRORS, RegistrationBody, refuse } from "../registry/intake";
 import { stillIn, storedEnvelope } from "../registry/parents";
-import { isPledge, isResolution } from "../registry/pledge-rows";
-import { type EnvelopeRow, register } from "../registry/store";
+import { pledgeIdsOf, publicPledge } from "../registry/public-pledges";
+import { register } from "../registry/store";
 import { EnvelopeRecord, envelopeView, LogIndex, PublicPledgeRecord, publicPledgeView } from "../registry/views";
 import { Address } from "../schemas";
 
@@ -81,15 +78,8 @@ pledgeRoutes.openapi(
   }),
   async (c) => {
     const { swearer } = c.req.valid("query");
-    const db = orm(c.env.DB);
-    const rows = await db
-      .select()
-      .from(envelopes)
-      .where(and(isPledge, eq(envelopes.swearer, swearer)))
-      .orderBy(asc(envelopes.seq))
-      .limit(200);
-    const ids = [...new Set(rows.map((r) => r.id))];
-    const pledges = await Promise.all(ids.map((id) => publicPledge(db, id)));
+    const ids = await pledgeIdsOf(c.env, swearer);
+    const pledges = await Promise.all(ids.map((id) => publicPledge(c.env, id)));
     return c.json({ ok: true as const, pledges: pledges.filter((p) => p !== undefined).map(publicPledgeView) }, 200);
   },
 );
@@ -107,35 +97,8 @@ pledgeRoutes.openapi(
     },
   }),
   async (c) => {
-    const row = await publicPledge(orm(c.env.DB), c.req.valid("param").id);
+    const row = await publicPledge(c.env, c.req.valid("param").id);
     if (!row) throw new AppError("not_found");
     return c.json({ ok: true as const, pledge: publicPledgeView(row) }, 200);
   },
 );
-
-/**
- * The public record of a pledge registered in any number of projects (docs/decisions.md, "Public pledge state"):
- * outcomes and abandonments are signed by the swearer or an authorised resolver and verified on registration, so
- * any valid one counts wherever it was registered. The answer is the pledge as stored in the project whose
- * resolution was registered first (so its status is that resolution's), or, with none, as first registered.
- */
-async function publicPledge(db: Db, id: string): Promise<EnvelopeRow | undefined> {
-  const firstResolution = db
-    .select({ projectId: envelopes.projectId })
-    .from(envelopes)
-    .where(and(eq(envelopes.pledgeId, id), isResolution))
-    .orderBy(asc(envelopes.seq))
-    .limit(1);
-  const resolved = await db
-    .select()
-    .from(envelopes)
-    .where(and(isPledge, eq(envelopes.id, id), eq(envelopes.projectId, firstResolution)))
-    .get();
-  if (resolved) return resolved;
-  return db
-    .select()
-    .from(envelopes)
-    .where(and(isPledge, eq(envelopes.id, id)))
-    .orderBy(asc(envelopes.seq))
-    .get();
-}

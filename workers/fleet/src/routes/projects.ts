@@ -1,7 +1,7 @@
 // Projects: list, create, read, rename, archive (owner only), transfer ownership (owner only).
 import { createRoute } from "@hono/zod-openapi";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { orm } from "../../../../shared/db/client";
+import { type Db, orm } from "../../../../shared/db/client";
 import { members, projects } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
@@ -14,6 +14,7 @@ import type { FleetEnv } from "../env";
 import { newId } from "../ids";
 import { routeLimit } from "../limits";
 import { afterCursor, DEFAULT_LIMIT, page } from "../pagination";
+import { placeProject, projectPlaces, readEveryShard, rememberProjectShard } from "../registry/shards";
 import {
   IdParam,
   ListQuery,
@@ -46,8 +47,9 @@ projectRoutes.openapi(
   async (c) => {
     const caller = requireCaller(c);
     const { limit = DEFAULT_LIMIT, cursor } = c.req.valid("query");
-    const db = orm(c.env.DB);
-    const visible =
+    // A token sees its own project, in its shard; a session its memberships, on every shard (one read each, in
+    // parallel), merged in the one order the cursor follows.
+    const visibleIn = (db: Db) =>
       caller.kind === "token"
         ? eq(projects.id, caller.projectId)
         : inArray(
@@ -57,14 +59,18 @@ projectRoutes.openapi(
               .from(members)
               .where(eq(members.address, caller.address ?? "")),
           );
-    const rows = await db
-      .select()
-      .from(projects)
-      .where(and(visible, afterCursor(cursor, projects.createdAt, projects.id)))
-      .orderBy(asc(projects.createdAt), asc(projects.id))
-      .limit(limit + 1);
-    const { items, next_cursor } = page(rows, limit);
-    return c.json({ ok: true as const, projects: items.map(projectView), next_cursor }, 200);
+    const rows = await readEveryShard(c.env, async (db, shard) => {
+      const found = await db
+        .select()
+        .from(projects)
+        .where(and(visibleIn(db), afterCursor(cursor, projects.createdAt, projects.id)))
+        .orderBy(asc(projects.createdAt), asc(projects.id))
+        .limit(limit + 1);
+      return found.map((row) => ({ ...row, place: shard.place }));
+    });
+    rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const { items, next_cursor } = page(rows.slice(0, limit + 1), limit);
+    return c.json({ ok: true as const, projects: items.map((p) => projectView(p, p.place)), next_cursor }, 200);
   },
 );
 
@@ -85,11 +91,17 @@ projectRoutes.openapi(
     if (caller.kind !== "session" || !caller.address) {
       throw new AppError("role_forbidden", { detail: "projects are created by a signed-in Bitcoin account" });
     }
-    const { name } = c.req.valid("json");
+    const { name, location } = c.req.valid("json");
     const now = Date.now();
-    const db = orm(c.env.DB);
+    const id = newId("proj");
+    // The project's shard, for good: one of its place's databases (registry/shards.ts).
+    const shard = placeProject(c.env, id, location);
+    if (!shard) {
+      throw new AppError("invalid_body", { detail: `location: one of ${projectPlaces(c.env).join(", ")}` });
+    }
+    const db = orm(shard.db);
     const project = {
-      id: newId("proj"),
+      id,
       name,
       ownerAddress: caller.address,
       archivedAt: null,
@@ -107,7 +119,8 @@ projectRoutes.openapi(
         updatedAt: now,
       }),
     ]);
-    return c.json({ ok: true as const, project: projectView(project) }, 201);
+    rememberProjectShard(project.id, shard);
+    return c.json({ ok: true as const, project: projectView(project, shard.place) }, 201);
   },
 );
 
@@ -125,7 +138,10 @@ projectRoutes.openapi(
   }),
   async (c) => {
     const access = await projectAccess(c, c.req.valid("param").id);
-    return c.json({ ok: true as const, project: projectView(access.project), role: access.role }, 200);
+    return c.json(
+      { ok: true as const, project: projectView(access.project, access.shard.place), role: access.role },
+      200,
+    );
   },
 );
 
@@ -153,7 +169,10 @@ projectRoutes.openapi(
       targetId: project.id,
       detail: { from: project.name, to: name },
     });
-    return c.json({ ok: true as const, project: projectView({ ...project, name, updatedAt: now }) }, 200);
+    return c.json(
+      { ok: true as const, project: projectView({ ...project, name, updatedAt: now }, access.shard.place) },
+      200,
+    );
   },
 );
 
@@ -179,7 +198,10 @@ projectRoutes.openapi(
       db.update(projects).set({ archivedAt: now, updatedAt: now }).where(eq(projects.id, project.id)),
       { eventType: "project.archived", targetId: project.id },
     );
-    return c.json({ ok: true as const, project: projectView({ ...project, archivedAt: now, updatedAt: now }) }, 200);
+    return c.json(
+      { ok: true as const, project: projectView({ ...project, archivedAt: now, updatedAt: now }, access.shard.place) },
+      200,
+    );
   },
 );
 
@@ -200,7 +222,8 @@ projectRoutes.openapi(
     const access = await projectAccess(c, c.req.valid("param").id, { write: true });
     atLeast(access, "owner");
     const { db, project } = access;
-    if (address === project.ownerAddress) return c.json({ ok: true as const, project: projectView(project) }, 200);
+    if (address === project.ownerAddress)
+      return c.json({ ok: true as const, project: projectView(project, access.shard.place) }, 200);
     const now = Date.now();
     await db.batch([
       db.update(projects).set({ ownerAddress: address, updatedAt: now }).where(eq(projects.id, project.id)),
@@ -221,7 +244,10 @@ projectRoutes.openapi(
       }),
     ]);
     return c.json(
-      { ok: true as const, project: projectView({ ...project, ownerAddress: address, updatedAt: now }) },
+      {
+        ok: true as const,
+        project: projectView({ ...project, ownerAddress: address, updatedAt: now }, access.shard.place),
+      },
       200,
     );
   },

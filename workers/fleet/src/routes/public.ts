@@ -10,6 +10,7 @@ import { limiterFor } from "../../../../shared/rate-limit/shards";
 import { routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
+import { shardsOf } from "../registry/shards";
 
 export const publicRoutes = routeGroup<FleetEnv>();
 
@@ -51,7 +52,8 @@ publicRoutes.openapi(
   async (c) => {
     const ns = c.env.RATE_LIMITER;
     const checks = {
-      d1: await probe(() => orm(c.env.DB).run(sql`select 1`)),
+      // Every registry database (a shard down is the registry down for its projects).
+      d1: await probe(() => Promise.all(shardsOf(c.env).map((shard) => orm(shard.db).run(sql`select 1`)))),
       kv: await probe(() => c.env.KV.get("health:probe")),
       durable_objects: await probe(() => limiterFor(ns, "health|probe").take("health|probe", PROBE_RULE)),
     };

@@ -8,7 +8,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { sha256Hex } from "../../../../shared/crypto/digest";
-import { orm } from "../../../../shared/db/client";
 import { apiTokens, members } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
@@ -20,6 +19,7 @@ import type { FleetEnv } from "../env";
 import { newId, newTokenSecret } from "../ids";
 import { routeLimit } from "../limits";
 import { afterCursor, DEFAULT_LIMIT, page } from "../pagination";
+import { findOnShards } from "../registry/shards";
 import type { Role } from "../roles";
 import { IdParam, listOf, okWith, ProjectListQuery, TokenCreate, TokenId, TokenPatch, TokenSchema } from "../schemas";
 import { tokenView } from "../views";
@@ -37,12 +37,16 @@ const withCreatorRole = { token: apiTokens, creatorRole: members.role };
 const creatorMembership = and(eq(members.projectId, apiTokens.projectId), eq(members.address, apiTokens.createdBy));
 
 async function tokenAccess(c: Context<FleetEnv>, id: string, minimum: Role) {
-  const found = await orm(c.env.DB)
-    .select(withCreatorRole)
-    .from(apiTokens)
-    .leftJoin(members, creatorMembership)
-    .where(eq(apiTokens.id, id))
-    .get();
+  const found = (
+    await findOnShards(c.env, (db) =>
+      db
+        .select({ ...withCreatorRole, projectId: apiTokens.projectId })
+        .from(apiTokens)
+        .leftJoin(members, creatorMembership)
+        .where(eq(apiTokens.id, id))
+        .get(),
+    )
+  )?.row;
   if (!found) throw new AppError("not_found");
   const access = await projectAccess(c, found.token.projectId, { write: true });
   atLeast(access, minimum);

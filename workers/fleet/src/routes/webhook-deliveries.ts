@@ -2,7 +2,6 @@
 // from the delivery row, as the spec's route has no body; a body naming another project is refused.
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq } from "drizzle-orm";
-import { orm } from "../../../../shared/db/client";
 import { webhookDeliveries, webhookEndpoints } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
@@ -11,6 +10,7 @@ import { atLeast, projectAccess } from "../access";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 import { DEFAULT_LIMIT, PageQuery } from "../pagination";
+import { findOnShards } from "../registry/shards";
 import { IdParam, okWith, ProjectId } from "../schemas";
 import { DeliveryId, DeliverySchema, deliveryView, EndpointId } from "../webhooks/views";
 
@@ -75,15 +75,17 @@ webhookDeliveryRoutes.openapi(
   }),
   async (c) => {
     const named = (c.req.valid("json") as z.infer<typeof RetryBody> | undefined)?.project_id;
-    const db = orm(c.env.DB);
-    const found = await db
-      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(eq(webhookDeliveries.id, c.req.valid("param").id))
-      .get();
+    const found = await findOnShards(c.env, (db) =>
+      db
+        .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, projectId: webhookEndpoints.projectId })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(eq(webhookDeliveries.id, c.req.valid("param").id))
+        .get(),
+    );
     if (!found) throw new AppError("not_found");
-    const { delivery, endpoint } = found;
+    const { delivery, endpoint } = found.row;
+    const { db } = found;
     // Tenancy first: a caller who is not an admin of the delivery's project learns nothing (404).
     const access = await projectAccess(c, endpoint.projectId, { write: true });
     atLeast(access, "admin");
@@ -91,7 +93,7 @@ webhookDeliveryRoutes.openapi(
     if (!endpoint.active) throw new AppError("endpoint_paused");
     if (delivery.state === "succeeded") throw new AppError("already_succeeded");
     const ns = c.env.WEBHOOK_DISPATCHER;
-    await ns.get(ns.idFromName(endpoint.id)).retryNow(endpoint.id, delivery.id);
+    await ns.get(ns.idFromName(endpoint.id)).retryNow(endpoint.id, delivery.id, found.shard.binding);
     const after = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)).get();
     return c.json({ ok: true as const, delivery: deliveryView(after ?? delivery) }, 200);
   },

@@ -3,7 +3,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { orm } from "../../../../shared/db/client";
 import { outbox, webhookEndpoints } from "../../../../shared/db/schema";
 import { AppError } from "../../../../shared/errors";
 import { errorResponses, json, jsonRequest } from "../../../../shared/http/openapi";
@@ -14,6 +13,7 @@ import { changeWithLog } from "../admin-log";
 import type { FleetEnv } from "../env";
 import { newId } from "../ids";
 import { routeLimit } from "../limits";
+import { findOnShards } from "../registry/shards";
 import { IdParam, okWith, ProjectId } from "../schemas";
 import { dispatch, kickEndpoints } from "../webhooks/dispatch";
 import { EndpointId, type EndpointRow, EndpointSchema, EventTypes, endpointView } from "../webhooks/views";
@@ -27,7 +27,9 @@ function guardUrl(c: Context<FleetEnv>, url: string): string {
 
 /** The endpoint `id` and the caller's access to its project, which must be admin or owner. */
 export async function endpointAccess(c: Context<FleetEnv>, id: string, write = true) {
-  const row = await orm(c.env.DB).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+  const row = (
+    await findOnShards(c.env, (db) => db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get())
+  )?.row;
   if (!row) throw new AppError("not_found");
   const access = await projectAccess(c, row.projectId, { write });
   atLeast(access, "admin");
@@ -179,7 +181,7 @@ webhookEndpointRoutes.openapi(
         detail: { ...input },
       },
     );
-    if (input.active === true && !row.active) await kickEndpoints(c.env, [row.id]); // resumed: deliver what waited
+    if (input.active === true && !row.active) await kickEndpoints(c.env, [{ id: row.id, shard: access.shard.binding }]); // resumed: deliver what waited
     return c.json({ ok: true as const, endpoint: endpointView({ ...row, ...changes }) }, 200);
   },
 );

@@ -58,7 +58,7 @@ webhookRecoveryRoutes.openapi(
       throw new AppError("invalid_body", { detail: "since: required, the endpoint was never paused" });
     }
     const page = await recoverPage(access.db, row, since, input.cursor ?? null, Date.now());
-    if (page.queued > 0) await kickEndpoints(c.env, [row.id]);
+    if (page.queued > 0) await kickEndpoints(c.env, [{ id: row.id, shard: access.shard.binding }]);
     return c.json(
       {
         ok: true as const,

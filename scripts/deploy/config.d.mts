@@ -12,6 +12,7 @@ export type DeployConfigValue = {
   billing: { stripe?: boolean; btcpay?: { url: string; store_id: string } };
   webauthn_user_verification: string;
   registry_database: "own" | "shared";
+  registry_shards: { place: "wnam" | "enam" | "weur" | "eeur" | "apac" | "oc" | "eu" }[];
 };
 export function describeIssues(error: z.ZodError): string[];
 export function loadDeployConfig(file: string): DeployConfigValue;

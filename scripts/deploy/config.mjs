@@ -88,6 +88,16 @@ export const DeployConfig = z.strictObject({
    * registry is a restore of each project's bundle into the new database (docs/recovery.md), not a setting.
    */
   registry_database: z.enum(["own", "shared"]).default("shared"),
+  /**
+   * More registry databases (shards) beside the first, each created in its place: a D1 location hint (`wnam`, `enam`,
+   * `weur`, `eeur`, `apac`, `oc`) or the EU jurisdiction (`eu`, data residency). Shard N is `oc-registry-N`, bound as
+   * `REGISTRY_N`; new projects spread over their place's shards (docs/scale.md "Writes: shard by project"). Only ever
+   * append: a shard's position is its index, which bookmarks name.
+   */
+  registry_shards: z
+    .array(z.strictObject({ place: z.enum(["wnam", "enam", "weur", "eeur", "apac", "oc", "eu"]) }))
+    .max(15)
+    .default([]),
 });
 
 /** One line per problem: `environments.production.auth_host: a lowercase host name…`. */

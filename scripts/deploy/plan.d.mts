@@ -14,8 +14,13 @@ export function varsOf(
 ): Record<string, string>;
 export function workerConfig(
   worker: string,
-  input: { config: DeployConfigValue; env: string; ids: { database: string; registry?: string; namespace: string } },
+  input: {
+    config: DeployConfigValue;
+    env: string;
+    ids: { database: string; registry?: string; namespace: string; shards?: Record<string, string> };
+  },
 ): Record<string, unknown>;
+export function extraShards(config: DeployConfigValue, env: string): { binding: string; name: string; place: string }[];
 export const GENERATED_SECRETS: Record<string, string[]>;
 export function missingSecrets(
   worker: string,

@@ -23,6 +23,21 @@ export function resourceNames(env) {
   return { database: nameIn("oc-db", env), registry: nameIn("oc-registry", env), namespace: nameIn("oc-kv", env) };
 }
 
+/** The extra registry shards of a configuration: binding, database name and place (shard 1 on). */
+export function extraShards(config, env) {
+  return (config.registry_shards ?? []).map((shard, i) => ({
+    binding: `REGISTRY_${i + 1}`,
+    name: nameIn(`oc-registry-${i + 1}`, env),
+    place: shard.place,
+  }));
+}
+
+/** `REGISTRY_SHARDS` for a worker whose first registry binding is `first`; none with one shard (the default). */
+function shardsVar(config, env, first) {
+  const extra = extraShards(config, env);
+  return extra.length === 0 ? undefined : [first, ...extra.map((s) => `${s.binding}@${s.place}`)].join(", ");
+}
+
 /** The D1 bindings that hold the registry (the fleet's own database; the auth host's window on it). */
 const REGISTRY_BINDINGS = { auth: ["REGISTRY_DB"], fleet: ["DB"] };
 
@@ -111,6 +126,21 @@ export function workerConfig(worker, { config, env, ids }) {
         migrations_dir: path.join(dir, d.migrations_dir),
       };
     });
+  }
+  // The extra registry shards: a binding each on auth (its counts) and the fleet, and the list that orders them.
+  const extra = extraShards(config, env);
+  const firstRegistry = { auth: "REGISTRY_DB", fleet: "DB" }[worker];
+  if (firstRegistry && extra.length > 0) {
+    out.d1_databases = [
+      ...(out.d1_databases ?? []),
+      ...extra.map((shard) => ({
+        binding: shard.binding,
+        database_name: shard.name,
+        database_id: ids.shards?.[shard.name],
+        migrations_dir: path.join(root, "d1-migrations"),
+      })),
+    ];
+    out.vars = { ...out.vars, REGISTRY_SHARDS: shardsVar(config, env, firstRegistry) };
   }
   if (base.kv_namespaces) out.kv_namespaces = base.kv_namespaces.map((k) => ({ ...k, id: ids.namespace }));
   // verify has no public route: it is reached only through auth's service binding.

@@ -11,6 +11,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { requiredEnvSecrets } from "./config.mjs";
 import {
+  extraShards,
   GENERATED_SECRETS,
   missingSecrets,
   nameIn,
@@ -28,12 +29,14 @@ const ci = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
 const run = (args) => wrangler(args, { cwd: root, env: ci });
 
 /** The id of the D1 database named `name`, created when the account has none. */
-async function ensureDatabase(name, say) {
+async function ensureDatabase(name, say, place) {
   const find = async () => jsonOf(await run(["d1", "list", "--json"])).find((d) => d.name === name)?.uuid;
   const found = await find();
   if (found) return found;
-  say(`creating the D1 database ${name}`);
-  await run(["d1", "create", name]);
+  say(`creating the D1 database ${name}${place ? ` in ${place}` : ""}`);
+  // A place is D1's location hint, or for `eu` its jurisdiction (the data stays in the EU, not only starts there).
+  const where = !place ? [] : place === "eu" ? ["--jurisdiction", "eu"] : ["--location", place];
+  await run(["d1", "create", name, ...where]);
   const made = await find();
   if (!made) throw new Error(`wrangler created ${name} but does not list it: run the deploy again`);
   return made;
@@ -95,7 +98,10 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
     database: await ensureDatabase(names.database, say),
     ...(ownRegistry && { registry: await ensureDatabase(names.registry, say) }),
     namespace: await ensureNamespace(names.namespace, say),
+    shards: {},
   };
+  for (const shard of extraShards(config, env))
+    ids.shards[shard.name] = await ensureDatabase(shard.name, say, shard.place);
   const dir = path.join(root, ".deploy", env);
   mkdirSync(dir, { recursive: true });
   const configs = {};
@@ -106,9 +112,10 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
 
   say("building the assets");
   execFileSync(process.execPath, [path.join(root, "scripts/build-assets.mjs")], { cwd: root, stdio: "ignore" });
-  // Every database gets every migration (a table one side never uses stays empty), so the two can never disagree
-  // on the schema; auth's configuration names both (its DB and its REGISTRY_DB).
-  for (const name of ownRegistry ? [names.database, names.registry] : [names.database]) {
+  // Every database gets every migration (a table one side never uses stays empty), so they can never disagree on
+  // the schema; auth's configuration names them all (its DB, its REGISTRY_DB and each extra shard's REGISTRY_N).
+  const registries = [...(ownRegistry ? [names.registry] : []), ...extraShards(config, env).map((s) => s.name)];
+  for (const name of [names.database, ...registries]) {
     say(`applying the migrations to ${name}`);
     await run(["d1", "migrations", "apply", name, "--remote", "-c", configs.auth]);
   }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { DeployConfig, type DeployConfigValue, describeIssues } from "../../scripts/deploy/config.mjs";
 import { dryRun, SIZE_LIMITS, STARTUP_LIMIT_MS, startupOf } from "../../scripts/deploy/dry-run.mjs";
-import { missingSecrets, workerConfig } from "../../scripts/deploy/plan.mjs";
+import { extraShards, missingSecrets, workerConfig } from "../../scripts/deploy/plan.mjs";
 import { generateSecrets } from "../../scripts/deploy/secrets.mjs";
 
 const config = (json: unknown): DeployConfigValue => DeployConfig.parse(json);
@@ -110,6 +110,40 @@ describe("each worker's configuration", () => {
     ]);
     // Left out, a configuration keeps the one database every earlier deployment has.
     expect(production.registry_database).toBe("shared");
+  });
+
+  it("registry_shards: oc-registry-N bound as REGISTRY_N on auth and fleet, listed in order with its place", () => {
+    const sharded = config({
+      ...production,
+      registry_database: "own",
+      registry_shards: [{ place: "weur" }, { place: "eu" }],
+    });
+    const withShards = {
+      ...ids,
+      registry: "registry-id",
+      shards: { "oc-registry-1-staging": "shard-1", "oc-registry-2-staging": "shard-2" },
+    };
+    const of = (worker: string) =>
+      workerConfig(worker, { config: sharded, env: "staging", ids: withShards }) as {
+        d1_databases: unknown[];
+        vars: Record<string, string>;
+      };
+    expect(extraShards(sharded, "staging")).toEqual([
+      { binding: "REGISTRY_1", name: "oc-registry-1-staging", place: "weur" },
+      { binding: "REGISTRY_2", name: "oc-registry-2-staging", place: "eu" },
+    ]);
+    expect(of("fleet").d1_databases.slice(2)).toMatchObject([
+      { binding: "REGISTRY_1", database_name: "oc-registry-1-staging", database_id: "shard-1" },
+      { binding: "REGISTRY_2", database_name: "oc-registry-2-staging", database_id: "shard-2" },
+    ]);
+    expect(of("fleet").vars.REGISTRY_SHARDS).toBe("DB, REGISTRY_1@weur, REGISTRY_2@eu");
+    expect(of("auth").vars.REGISTRY_SHARDS).toBe("REGISTRY_DB, REGISTRY_1@weur, REGISTRY_2@eu");
+    expect(of("verify").vars.REGISTRY_SHARDS).toBeUndefined();
+    // Without shards nothing changes: no variable, the tracked bindings only.
+    expect(
+      (workerConfig("fleet", { config: production, env: "production", ids }) as { vars: object }).vars,
+    ).not.toHaveProperty("REGISTRY_SHARDS");
+    expect(() => config({ ...production, registry_shards: [{ place: "mars" }] })).toThrow();
   });
 });
 

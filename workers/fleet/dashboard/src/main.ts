@@ -36,6 +36,7 @@ const state = {
   authOrigin: null as string | null,
   adminEvents: [] as readonly string[],
   pledgeStates: [] as readonly string[],
+  projectPlaces: [] as readonly string[],
   me: null as Account | null,
   billingReturn: null as string | null,
 };
@@ -129,7 +130,7 @@ async function route(): Promise<void> {
   if (!state.me) return;
   const [, kind, projectId, viewId] = location.hash.split("/");
   if (kind === "p" && projectId) await projectScreen(state.me, projectId, viewId);
-  else await projectsScreen({ me: state.me, container: main });
+  else await projectsScreen({ me: state.me, container: main, places: state.projectPlaces });
 }
 
 /** The payment processors send the buyer back to /dashboard/?project=…&billing=paid|cancelled|portal. */
@@ -144,13 +145,17 @@ function takeBillingReturn() {
 async function boot(): Promise<void> {
   takeBillingReturn();
   const [config, me] = await Promise.all([
-    api<{ auth_origin: string; admin_events?: string[]; pledge_states?: string[] }>("GET", "/dashboard/config.json"),
+    api<{ auth_origin: string; admin_events?: string[]; pledge_states?: string[]; project_places?: string[] }>(
+      "GET",
+      "/dashboard/config.json",
+    ),
     api<{ account: Account }>("GET", "/api/auth/me"),
     loadMessages(),
   ]);
   state.authOrigin = config.ok ? config.data.auth_origin : null;
   state.adminEvents = config.ok ? (config.data.admin_events ?? []) : [];
   state.pledgeStates = config.ok ? (config.data.pledge_states ?? []) : [];
+  state.projectPlaces = config.ok ? (config.data.project_places ?? []) : [];
   if (!me.ok) {
     state.me = null;
     return signedOut(me);

@@ -1,19 +1,30 @@
 // Projects: the list and the create form (#/), and one project's overview: rename (admin), transfer ownership and
 // archive (owner). Routes: GET/POST /api/projects, GET/PATCH/DELETE /api/projects/{id}, POST …/{id}/transfer.
 import { api, query } from "./api";
-import { field, table, timeColumn, unlessArchived } from "./forms";
+import { field, select, table, timeColumn, unlessArchived } from "./forms";
 import { notice } from "./notice";
 import type { Account, Page, Project, ScreenContext } from "./types";
 import { badge, h, moreButton, section, time } from "./ui";
 
 const stateBadge = (p: Project) => badge(p.archived ? "archived" : "active");
 
-export async function projectsScreen({ me, container }: { me: Account; container: HTMLElement }) {
+export async function projectsScreen({
+  me,
+  container,
+  places,
+}: {
+  me: Account;
+  container: HTMLElement;
+  places: readonly string[];
+}) {
   const out = notice();
   const name = field("Project name", { name: "name", required: true, maxlength: "100", id: "project-name" });
+  // A choice only where the registry has databases in more than one place (data residency, docs/scale.md).
+  const place = places.length > 1 ? select("Location", "location", places, places[0] ?? "") : undefined;
   const create = async (event: Event) => {
     event.preventDefault();
-    const result = await api<{ project: Project }>("POST", "/api/projects", { name: name.input.value });
+    const body = { name: name.input.value, ...(place && { location: place.input.value }) };
+    const result = await api<{ project: Project }>("POST", "/api/projects", body);
     if (out.check(result) && result.ok) location.hash = `#/p/${result.data.project.id}/overview`;
   };
   const list = h("div", { id: "project-list" });
@@ -24,7 +35,14 @@ export async function projectsScreen({ me, container }: { me: Account; container
       : [h("p", { class: "hint" }, "This account has no Bitcoin address: projects are created by Bitcoin accounts.")]),
     section(
       "Create a project",
-      h("form", { onsubmit: create }, name, h("button", { type: "submit", id: "project-create" }, "Create"), out),
+      h(
+        "form",
+        { onsubmit: create },
+        name,
+        place ?? [],
+        h("button", { type: "submit", id: "project-create" }, "Create"),
+        out,
+      ),
     ),
     section("Your projects", list),
   );
@@ -46,6 +64,7 @@ async function loadProjects(list: HTMLElement, cursor?: string): Promise<void> {
         { label: "Name", cell: (p) => h("a", { href: `#/p/${p.id}/overview`, class: "project-link" }, p.name) },
         { label: "Id", cell: (p) => h("code", {}, p.id) },
         { label: "Owner", cell: (p) => h("code", {}, p.owner_address) },
+        { label: "Location", cell: (p) => p.location },
         { label: "State", cell: stateBadge },
         timeColumn("Created", (p) => p.created_at),
       ],
@@ -81,6 +100,7 @@ export async function overviewScreen({ project, role, container, reload }: Scree
     ["Id", h("code", {}, project.id)],
     ["Owner", h("code", {}, project.owner_address)],
     ["Your role", role],
+    ["Location", project.location],
     ["State", stateBadge(project)],
     ["Created", time(project.created_at)],
     ["Updated", time(project.updated_at)],

@@ -11,6 +11,8 @@ export interface Project {
   id: string;
   name: string;
   owner_address: string;
+  /** Where its registry database is: a D1 location hint, `eu`, or `default`. */
+  location: string;
   archived: boolean;
   created_at: string;
   updated_at: string;

@@ -7,6 +7,7 @@ import { json } from "../../../../shared/http/openapi";
 import { routeGroup } from "../../../../shared/validate";
 import { ADMIN_EVENTS } from "../admin-log";
 import type { FleetEnv } from "../env";
+import { projectPlaces } from "../registry/shards";
 
 export const dashboardRoutes = routeGroup<FleetEnv>();
 
@@ -26,6 +27,9 @@ const DashboardConfig = z
     auth_origin: z.string().openapi({ description: "The auth host, whose /signin the dashboard sends a person to" }),
     admin_events: z.array(z.string()),
     pledge_states: z.array(z.string()),
+    project_places: z.array(z.string()).openapi({
+      description: "The places a new project can be created in (its registry database's), the default first",
+    }),
   })
   .openapi("DashboardConfig");
 
@@ -43,6 +47,7 @@ dashboardRoutes.openapi(
         auth_origin: c.env.AUTH_ORIGIN,
         admin_events: [...ADMIN_EVENTS],
         pledge_states: [...PLEDGE_STATUSES],
+        project_places: projectPlaces(c.env),
       },
       200,
     ),

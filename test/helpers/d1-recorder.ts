@@ -1,7 +1,8 @@
 // A D1 binding that records what a request does with it, for handing to `app.fetch` in place of `env.DB`: where
 // each D1 session starts (its constraint), every statement prepared, on a session or on the binding itself (the
 // primary, outside any session), every call that reaches the database (a round trip: a statement's first, all, run
-// or raw, a batch, an exec), and the rows D1's own `meta` counts for what ran (what D1 bills: an index entry written
+// or raw, a batch, an exec), and the rows D1's own `meta` counts for what ran (a read answered without `meta` is
+// run again for its counts) (what D1 bills: an index entry written
 // is a row written). Everything is passed on to the real database; nothing is answered here.
 import { env } from "cloudflare:test";
 
@@ -23,8 +24,8 @@ export interface D1Recording {
   starts: (string | undefined)[];
   statements: Prepared[];
   /**
-   * Rows of the statements whose answer carries `meta`: `run()`, `all()` and every statement of a `batch()`. (`first()`
-   * and `raw()` answer without it: their reads are not counted here.)
+   * Rows of every statement that ran: from the `meta` of `run()`, `all()` and each statement of a `batch()`; for a
+   * statement answered by `first()` or `raw()` (no `meta`), through `all()` (isRead).
    */
   rows: Rows[];
   /** One entry per call that reached the database: its SQL, or `batch: ` and each statement's SQL joined by `; `. */
@@ -41,6 +42,13 @@ const SQL = new WeakMap<D1PreparedStatement, string>();
 
 type Log = Pick<D1Recording, "rows" | "calls">;
 
+/**
+ * `first()` and `raw()` answer without D1's `meta`. A read is run once more through `all()`, unlogged, for its
+ * counts (the same statement reads the same rows); a write runs once, through `all()`, its answer rebuilt from the
+ * rows (RETURNING columns have distinct names, so `raw()`'s arrays are the rows' values in order).
+ */
+const isRead = (sql: string) => /^\s*select\b/i.test(sql);
+
 /** The statement, answering as itself, with each call logged and the rows of its `run()` and `all()` counted. */
 function metered(statement: D1PreparedStatement, sql: string, log: Log): D1PreparedStatement {
   const bind = statement.bind.bind(statement);
@@ -49,6 +57,12 @@ function metered(statement: D1PreparedStatement, sql: string, log: Log): D1Prepa
   const first = statement.first.bind(statement) as (column?: string) => Promise<unknown>;
   const raw = statement.raw.bind(statement) as (options?: { columnNames?: boolean }) => Promise<unknown>;
   SQL.set(statement, sql);
+  /** A write answered by `first()` or `raw()` runs once, through `all()`, which carries its `meta`. */
+  const counting = async () => {
+    const result = await all();
+    log.rows.push(counted(sql, result));
+    return result;
+  };
   return Object.assign(statement, {
     bind: (...values: unknown[]) => metered(bind(...values), sql, log),
     run: async () => {
@@ -63,13 +77,26 @@ function metered(statement: D1PreparedStatement, sql: string, log: Log): D1Prepa
       log.rows.push(counted(sql, result));
       return result;
     },
-    first: (column?: string) => {
+    first: async (column?: string) => {
       log.calls.push(sql);
-      return first(column);
+      if (!isRead(sql)) {
+        const row = (await counting()).results[0] as Record<string, unknown> | undefined;
+        return row === undefined ? null : column === undefined ? row : (row[column] ?? null);
+      }
+      const answer = await first(column);
+      log.rows.push(counted(sql, await all()));
+      return answer;
     },
-    raw: (options?: { columnNames?: boolean }) => {
+    raw: async (options?: { columnNames?: boolean }) => {
       log.calls.push(sql);
-      return raw(options);
+      if (!isRead(sql)) {
+        const rows = (await counting()).results as Record<string, unknown>[];
+        const values = rows.map((row) => Object.values(row));
+        return options?.columnNames ? [Object.keys(rows[0] ?? {}), ...values] : values;
+      }
+      const answer = await raw(options);
+      log.rows.push(counted(sql, await all()));
+      return answer;
     },
   });
 }

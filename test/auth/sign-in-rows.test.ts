@@ -1,0 +1,67 @@
+// What a sign-in costs in D1 rows (issue 31, item 8; priced in docs/scale.md "What it costs"): the challenge and
+// the BIP-322 sign-in, for a new account and for a returning one, counted from D1's own `meta` of every statement
+// the two requests ran (test/helpers/d1-recorder.ts). Held here so the figures cannot drift unseen.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { app } from "../../workers/auth/src/app";
+import { AUTH_ORIGIN, freshIp } from "../helpers/browser";
+import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
+import { newWallet, type Wallet } from "../helpers/wallet";
+
+interface Cost {
+  read: number;
+  written: number;
+}
+
+const total = (recording: D1Recording): Cost => ({
+  read: recording.rows.reduce((sum, r) => sum + r.read, 0),
+  written: recording.rows.reduce((sum, r) => sum + r.written, 0),
+});
+
+/** The auth app's answer with the recording as its database, after its background work. */
+async function answer(recording: D1Recording, path: string, ip: string, body?: unknown): Promise<Response> {
+  const ctx = createExecutionContext();
+  const headers: Record<string, string> = { "cf-connecting-ip": ip, "sec-fetch-site": "same-origin" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(`${AUTH_ORIGIN}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers,
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const res = await app.fetch(request, { ...env, DB: recording.db }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** One sign-in of `wallet`: the challenge's rows and the sign-in's. */
+async function signIn(wallet: Wallet): Promise<{ challenge: Cost; signin: Cost }> {
+  const recording = recordD1();
+  const ip = freshIp();
+  const query = new URLSearchParams({ addr: wallet.address, audience: AUTH_ORIGIN, purpose: "login" });
+  const challenged = await answer(recording, `/api/challenge?${query}`, ip);
+  expect(challenged.status).toBe(200);
+  const { message, nonce } = (await challenged.json()) as { message: string; nonce: string };
+  const challenge = total(recording);
+  recording.clear();
+  const body = { address: wallet.address, message, signature: wallet.sign(message), nonce };
+  const signedIn = await answer(recording, "/api/auth/signin", ip, body);
+  expect(signedIn.status, await signedIn.clone().text()).toBe(200);
+  return { challenge, signin: total(recording) };
+}
+
+describe("what a sign-in costs in D1 rows", () => {
+  it("a new account's first BIP-322 sign-in, and a returning one's", async () => {
+    const wallet = newWallet("p2wpkh");
+    const first = await signIn(wallet);
+    const again = await signIn(wallet);
+    expect({ first, again }).toEqual({ first: FIRST, again: AGAIN });
+  });
+});
+
+/**
+ * The challenge: its row, written with its primary key and expiry indexes, after one read. The first sign-in: the
+ * account, its identity and the session, each with its indexes, and the challenge consumed; a returning one finds
+ * the identity and writes the session and the consumed challenge only.
+ */
+const FIRST = { challenge: { read: 1, written: 3 }, signin: { read: 3, written: 13 } };
+const AGAIN = { challenge: { read: 1, written: 3 }, signin: { read: 5, written: 6 } };

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick] [-- --only <name>[,<name>…]]`: builds the bundles, runs each benchmark against
 // workerd serving them, and writes bench/RESULTS.md (a full run of every benchmark) or bench/.out/RESULTS-quick.md
-// (anything less). Names: cookie, bip322, registration, sustained, log, check, audit, webhooks. See bench/README.md.
+// (anything less). Names: cookie, bip322, registration, sustained, shards, log, check, audit, webhooks. See
+// bench/README.md.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,13 +13,14 @@ import { check } from "./cases/check.mjs";
 import { cookie } from "./cases/cookie.mjs";
 import { CHECKPOINT_INTERVAL_MS, committedRegistration, INTEGRATION_BATCH, logBench, ROUTES } from "./cases/log.mjs";
 import { registration } from "./cases/registration.mjs";
+import { shardsBench } from "./cases/shards.mjs";
 import { sustained } from "./cases/sustained.mjs";
 import { webhooks } from "./cases/webhooks.mjs";
 import { buildBenchWorker, buildProductWorker, buildVariant, importBenchTs, ROOT } from "./lib/build.mjs";
 import { machine, num, profileTable, table, versions } from "./lib/report.mjs";
-import { DURABLE_READS, NO_D1_SESSION, NO_LIMITER, NO_SIGNATURE_CHECK } from "./lib/variants.mjs";
+import { DURABLE_READS, NO_D1_SESSION, NO_LIMITER, NO_REQUEST_LOG, NO_SIGNATURE_CHECK } from "./lib/variants.mjs";
 
-const NAMES = ["cookie", "bip322", "registration", "sustained", "log", "check", "audit", "webhooks"];
+const NAMES = ["cookie", "bip322", "registration", "sustained", "shards", "log", "check", "audit", "webhooks"];
 const { values } = parseArgs({
   options: { quick: { type: "boolean", default: false }, only: { type: "string" } },
 });
@@ -33,6 +35,7 @@ const settings = {
   sustained: quick
     ? { steps: [100, 200], stepSeconds: 3, seconds: 10 }
     : { steps: [150, 200, 250, 300, 350, 400, 450, 500], stepSeconds: 5, seconds: 60 },
+  shards: { shardCounts: [1, 2, 4], count: quick ? 600 : 3_000, checkRate: 50, checkSeconds: quick ? 0.6 : 3 },
   // Requests per route, size and round (each round has fresh buckets): 3 × requests stay under 0.8 of 600/min.
   log: quick
     ? { sizes: [1_000, 10_000, 50_000], requests: 100, rounds: 2 }
@@ -180,6 +183,7 @@ if (only.includes("registration")) {
   const without = await experiment("no-limiter", NO_LIMITER);
   const unverified = await experiment("no-signature-check", NO_SIGNATURE_CHECK);
   const sessionless = await experiment("no-d1-session", NO_D1_SESSION);
+  const unlogged = await experiment("no-request-log", NO_REQUEST_LOG);
   const line = (name, r) =>
     `| ${name} | ${num(r.project.okPerSecond)}/s | ${num(r.bare.okPerSecond)}/s | ${num(ratio(r.project.okPerSecond, r.bare.okPerSecond), 2)} | ${num(r.project.cpuUs)} µs | ${num(r.bare.cpuUs)} µs |`;
   details.push(
@@ -192,8 +196,30 @@ if (only.includes("registration")) {
       line("no rate limiter", without),
       line("no signature check (the BIP-322 verify skipped)", unverified),
       line("no D1 session (the binding itself: the primary, no bookmark)", sessionless),
+      line("no request line (nothing written to the log per request)", unlogged),
     ].join("\n"),
   );
+}
+
+if (only.includes("shards")) {
+  log("registry shards, with session checks beside the registrations");
+  const rows = await shardsBench({ fx, bundles, ...settings.shards, log });
+  const [one] = rows;
+  for (const r of rows) {
+    const g = r.registrations;
+    const q = ratio(g.okPerSecond, one.registrations.okPerSecond);
+    const p99 = ratio(r.beside.p99, Math.max(1, r.alone.p99));
+    table_.push({
+      benchmark:
+        "Registry shards: `POST /api/actions` over 1/2/4 registry databases, session checks beside (req/s, p50/p99 ms)",
+      size: `${r.shards} registry database${r.shards > 1 ? "s" : ""}`,
+      project: `${num(g.okPerSecond)}/s, ${g.p50}/${g.p99} ms (${g.ok}×201 of ${g.sent}; ${num(g.cpuUs)} µs CPU each); session checks at ${settings.shards.checkRate}/s beside: p50/p99 ${r.beside.p50}/${r.beside.p99} ms (${r.beside.ok}×200 of ${r.beside.sent})`,
+      baseline: `one database: ${num(one.registrations.okPerSecond)}/s; session checks alone: p50/p99 ${r.alone.p50}/${r.alone.p99} ms`,
+      ratio: `${num(q, 2)} (rate); ${num(p99, 1)}x (check p99)`,
+      target: "local: no loss from sharding (≥ 0.9 of one database); Cloudflare: docs/scale.md model",
+      met: q >= 0.9 && g.ok === g.sent && r.beside.ok === r.beside.sent,
+    });
+  }
 }
 
 if (only.includes("sustained")) {

@@ -20,10 +20,12 @@ const TOKENS_PER_PROJECT = 3;
  */
 export async function benchProjects({ fx, db, fleetUrl, count, tokens = TOKENS_PER_PROJECT }) {
   const projects = [];
+  // Several databases (registry shards): projects seeded round robin over them.
+  const dbs = Array.isArray(db) ? db : [db];
   for (let i = 0; i < count; i++) {
     const owner = fx.newWallet("p2wpkh");
     const p = {
-      ...(await seedProject(db, owner, tokens)),
+      ...(await seedProject(dbs[i % dbs.length], owner, tokens)),
       agent: fx.newWallet("p2wpkh"),
       scope: "stamp:sign(mime=text/markdown)",
     };
@@ -66,7 +68,7 @@ function nextOf(counts, key) {
  * own), or the bare worker's plain-SQL copy of the product's guarded batch (`guarded`, into another project of its
  * own, its conditions read against the product's project, token and delegation).
  */
-function requestsFor(actions, { bare = false, guarded = false, ipBase }) {
+export function requestsFor(actions, { bare = false, guarded = false, ipBase }) {
   const total = actions.length;
   const sent = new Map(); // per project, so its requests go round its tokens
   return actions.map(({ project, envelope }, i) => {

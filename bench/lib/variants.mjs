@@ -51,3 +51,15 @@ export const NO_D1_SESSION = {
     export const withPrimary = <B,>(env: B): B => env;
   `,
 };
+
+/**
+ * No request line (shared/http/request-log.ts writes nothing per request): what the JSON line and its console.log
+ * cost a request, which the registration profile puts first among the isolate's own functions.
+ */
+export const NO_REQUEST_LOG = {
+  "shared/http/request-log.ts": (source) => {
+    const head = "function writeRequestLine(facts: RequestFacts): void {";
+    if (!source.includes(head)) throw new Error("writeRequestLine is no longer what NO_REQUEST_LOG expects");
+    return source.replace(head, `${head}\n  if (facts) return;`);
+  },
+};

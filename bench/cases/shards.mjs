@@ -1,15 +1,16 @@
 // The registry in 1, 2 and 4 databases (issue 31, item 5): the same registration load (POST /api/actions, closed
 // loop, 50 connections, projects spread round robin over the shards) against a fleet bound to that many registry
-// databases, with the auth host's database apart; beside it, at a fixed rate, cookie requests whose caller the
-// fleet resolves from the session row in that auth database (the sign-in state a registration must not slow).
-// The session checks also run alone first, so their p99 beside the registrations has a baseline.
+// databases, with the auth host's database apart and the auth worker itself beside it. At fixed rates beside the
+// registrations: BIP-322 sign-ins on the auth worker (a challenge, then the signed sign-in: the sign-in state a
+// registration must not slow), and cookie requests whose caller the fleet reads from the session row. Both also run
+// alone first, so their p99 beside the registrations has a baseline.
 //
 // Local workerd runs every worker, every Durable Object and every local D1 database on one JavaScript thread, so
 // shards here show their overhead (the fan-out, the sessions), not Cloudflare's gain (a D1 database per shard, each
 // its own single writer on its own machine): docs/scale.md turns the measured per-database figures into that model.
 
 import { interleavedIp, loadWithCpu, openLoad } from "../lib/load.mjs";
-import { authStub, benchSecrets, migrate, productWorker, startStack } from "../lib/stack.mjs";
+import { benchSecrets, migrate, productWorker, startStack } from "../lib/stack.mjs";
 import { benchProjects, requestsFor, signActions } from "./registration.mjs";
 
 const PER_PROJECT = 400;
@@ -62,7 +63,53 @@ function sessionChecks(cookie, count, ipBase) {
   }));
 }
 
-/** One stack: the fleet bound to `shards` registry databases and its own auth database. */
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
+
+/**
+ * `count` BIP-322 sign-ins at `rate` a second, open loop, each from a fresh wallet and address: the challenge, the
+ * signature made here, the sign-in. Latency is the two requests' together (the signing excluded); ok counts 200s.
+ */
+async function signIns(fx, url, { count, rate, ipBase }) {
+  const latencies = [];
+  let ok = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const wait = start + (i * 1000) / rate - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const wallet = fx.newWallet("p2wpkh");
+      const headers = { "cf-connecting-ip": interleavedIp(ipBase, i, count, 1), "sec-fetch-site": "same-origin" };
+      const query = new URLSearchParams({ addr: wallet.address, audience: ISSUER, purpose: "login" });
+      const t0 = performance.now();
+      const challenged = await fetch(`${url}/api/challenge?${query}`, { headers });
+      const { message, nonce } = await challenged.json();
+      const t1 = performance.now();
+      const signature = wallet.sign(message);
+      const t2 = performance.now();
+      const res = await fetch(`${url}/api/auth/signin`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ address: wallet.address, message, signature, nonce }),
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) ok += 1;
+      latencies.push(t1 - t0 + (performance.now() - t2));
+    }),
+  );
+  latencies.sort((x, y) => x - y);
+  return { ok, sent: count, p50: Math.round(percentile(latencies, 0.5)), p99: Math.round(percentile(latencies, 0.99)) };
+}
+
+/** The auth worker's VERIFY binding: a sign-in never calls it. */
+const verifyStub = {
+  name: "verify",
+  modules: true,
+  script: "export default { fetch: () => new Response('verify stub', { status: 503 }) }",
+  compatibilityDate: "2026-05-01",
+};
+
+/** One stack: the fleet bound to `shards` registry databases and its own auth database, and the auth worker. */
 async function stackWith(bundles, shards) {
   const secrets = benchSecrets();
   const bindings = ["DB", ...Array.from({ length: shards - 1 }, (_, i) => `REGISTRY_${i + 1}`)];
@@ -78,7 +125,12 @@ async function stackWith(bundles, shards) {
       ...Object.fromEntries(bindings.map((binding, i) => [binding, dbId(i + 1)])),
     },
   };
-  const stack = await startStack([fleet, authStub], ["fleet"]);
+  // The auth worker: its sign-in state in the fleet's AUTH_DB, its family counts on the first shard.
+  const auth = {
+    ...productWorker("auth", bundles.auth, { AUTH_SIGNING_KEY: secrets.AUTH_SIGNING_KEY }),
+    d1Databases: { DB: AUTH_DB_ID, REGISTRY_DB: dbId(1) },
+  };
+  const stack = await startStack([fleet, auth, verifyStub], ["fleet", "auth"]);
   const dbs = [];
   for (const binding of bindings) {
     const db = await stack.mf.getD1Database(binding, "fleet");
@@ -94,7 +146,7 @@ async function stackWith(bundles, shards) {
  * For each shard count: registrations/s (and p50/p99, CPU per registration) with the session checks beside them,
  * and the session checks' p50/p99 alone and beside.
  */
-export async function shardsBench({ fx, bundles, shardCounts, count, checkRate, checkSeconds, log }) {
+export async function shardsBench({ fx, bundles, shardCounts, count, checkRate, signInRate, checkSeconds, log }) {
   const rows = [];
   let ipBase = 50_000_000;
   for (const shards of shardCounts) {
@@ -111,21 +163,26 @@ export async function shardsBench({ fx, bundles, shardCounts, count, checkRate, 
         expect: 201,
       });
       ipBase += warmCount;
-      // The session checks alone, at the rate they keep beside the registrations (about as long as these last).
+      // Sign-ins and session checks alone, at the rates they keep beside the registrations (about as long as these).
       const checks = Math.round(checkRate * checkSeconds);
-      const alone = await openLoad(url, sessionChecks(cookie, checks, ipBase), { rate: checkRate });
+      const signing = { count: Math.round(signInRate * checkSeconds), rate: signInRate };
+      await signIns(fx, stack.urls.auth, { ...signing, ipBase: ipBase + 10_000_000 }); // warms the auth isolate
+      const [alone, signInsAlone] = await Promise.all([
+        openLoad(url, sessionChecks(cookie, checks, ipBase), { rate: checkRate }),
+        signIns(fx, stack.urls.auth, { ...signing, ipBase: ipBase + 20_000_000 }),
+      ]);
       ipBase += checks;
-      // Registrations, with the session checks beside them for as long as they last (about the same time).
+      // Registrations, with both beside them for about as long as they last.
       const measured = signed.slice(warmCount);
-      const [registrations, beside] = await Promise.all([
+      const [registrations, beside, signInsBeside] = await Promise.all([
         loadWithCpu(stack, url, requestsFor(measured, { ipBase }), { connections: CONNECTIONS, expect: 201 }),
         openLoad(url, sessionChecks(cookie, checks, ipBase + count), { rate: checkRate }),
+        signIns(fx, stack.urls.auth, { ...signing, ipBase: ipBase + 30_000_000 }),
       ]);
       ipBase += count + checks;
-      log(
-        `shards ${shards}: registrations ${JSON.stringify(registrations)} checks alone ${JSON.stringify(alone)} beside ${JSON.stringify(beside)}`,
-      );
-      rows.push({ shards, registrations, alone, beside });
+      const facts = { registrations, alone, beside, signInsAlone, signInsBeside };
+      log(`shards ${shards}: ${JSON.stringify(facts)}`);
+      rows.push({ shards, ...facts });
     } finally {
       await stack.dispose().catch(() => {});
     }

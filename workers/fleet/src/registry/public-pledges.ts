@@ -1,7 +1,7 @@
 // The public pledge reads (`GET /api/pledges/{id}`, `?swearer=`): the one registry read that crosses projects, and
 // so shards (docs/scale.md "Writes: shard by project"). Each shard is asked in parallel on the pledge-only partial
 // indexes of migration 0013 (one to three index reads each); no global index is written beside a registration.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../../shared/db/client";
 import { envelopes } from "../../../../shared/db/schema";
 import { isPledge, isResolution } from "./pledge-rows";
@@ -11,22 +11,24 @@ import type { EnvelopeRow } from "./store";
 /** At most this many pledges answer `?swearer=` (the oldest first). */
 export const SWEARER_PLEDGES = 200;
 
-/** In one database: the pledge as the first-resolved project holds it, with that resolution's time, else as first registered. */
+/**
+ * In one database: the pledge as the first-resolved project holds it, with that resolution's time (one statement,
+ * as before shards: the first resolution is a subquery), else as first registered.
+ */
 async function pledgeIn(db: Db, id: string): Promise<{ row: EnvelopeRow; resolvedAt: number | null } | undefined> {
-  const first = await db
-    .select({ projectId: envelopes.projectId, createdAt: envelopes.createdAt })
-    .from(envelopes)
-    .where(and(eq(envelopes.pledgeId, id), isResolution))
-    .orderBy(asc(envelopes.seq))
-    .get();
-  if (first) {
-    const resolved = await db
-      .select()
+  const firstResolution = <T extends typeof envelopes.projectId | typeof envelopes.createdAt>(column: T) =>
+    db
+      .select({ value: column })
       .from(envelopes)
-      .where(and(isPledge, eq(envelopes.id, id), eq(envelopes.projectId, first.projectId)))
-      .get();
-    if (resolved) return { row: resolved, resolvedAt: first.createdAt };
-  }
+      .where(and(eq(envelopes.pledgeId, id), isResolution))
+      .orderBy(asc(envelopes.seq))
+      .limit(1);
+  const resolved = await db
+    .select({ row: envelopes, resolvedAt: sql<number>`(${firstResolution(envelopes.createdAt)})` })
+    .from(envelopes)
+    .where(and(isPledge, eq(envelopes.id, id), eq(envelopes.projectId, firstResolution(envelopes.projectId))))
+    .get();
+  if (resolved) return resolved;
   const row = await db
     .select()
     .from(envelopes)

@@ -71,7 +71,8 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
   }
 
   private async run(projectId: string, budgetMs: number): Promise<Integration> {
-    // The project's shard, found once per object life (registry/shards.ts); a project no shard holds has no log.
+    // The project's shard, as this isolate remembers it or finds it (registry/shards.ts); a project no shard holds
+    // has no log.
     const db = await projectDb(this.env, projectId);
     return integrateFor(db, logKey(this.env), projectId, budgetMs);
   }

@@ -3,7 +3,7 @@
 // the cron made itself (an expired pledge's outcome) or leaves the cron just hashed reach a checkpoint on this run.
 // One primary-key probe per project that has a log; the integrator does the work.
 import type { FleetBindings } from "../env";
-import { shardsOf } from "../registry/shards";
+import { readEveryShard } from "../registry/shards";
 
 /** Projects whose log has leaves beyond its integrated size (at most `limit` a run). */
 export async function projectsBehind(db: D1Database, limit = 1_000): Promise<string[]> {
@@ -21,7 +21,7 @@ export async function projectsBehind(db: D1Database, limit = 1_000): Promise<str
 
 /** Pokes each project that is behind, on every registry shard; how many. */
 export async function catchUpLogs(env: Pick<FleetBindings, "DB" | "LOG_INTEGRATOR">): Promise<number> {
-  const behind = (await Promise.all(shardsOf(env).map((shard) => projectsBehind(shard.db)))).flat();
+  const behind = await readEveryShard(env, (_db, shard) => projectsBehind(shard.db));
   await Promise.all(
     behind.map((projectId) => env.LOG_INTEGRATOR.get(env.LOG_INTEGRATOR.idFromName(projectId)).poke(projectId)),
   );

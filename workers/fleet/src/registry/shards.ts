@@ -1,8 +1,8 @@
 // Which registry database holds a project (issue 31; docs/scale.md "Writes: shard by project"; docs/decisions.md
 // "The registry sharded by project"). A project is created in one shard and all its rows stay there; the shard is
-// not written anywhere else. This isolate remembers project → shard (and API token → shard) the first time it
-// finds it, by one read on every shard in parallel; after that a request goes straight to its shard with no read
-// of its own. A remembered shard that no longer holds the project (a project moved) is forgotten when the project
+// not written anywhere else. This isolate remembers project → shard the first time it finds it, by one read on
+// every shard in parallel (an API token's row is found the same way; caller.ts keeps the token's project); after
+// that a request goes straight to its shard with no read of its own. A remembered shard that no longer holds the project (a project moved) is forgotten when the project
 // is not found there, and found again. With one shard (the default) nothing is probed and nothing remembered.
 import { type Db, orm } from "../../../../shared/db/client";
 import {

@@ -9,7 +9,7 @@
 // shards here show their overhead (the fan-out, the sessions), not Cloudflare's gain (a D1 database per shard, each
 // its own single writer on its own machine): docs/scale.md turns the measured per-database figures into that model.
 
-import { interleavedIp, loadWithCpu, openLoad } from "../lib/load.mjs";
+import { interleavedIp, loadWithCpu, openLoad, percentile } from "../lib/load.mjs";
 import { benchSecrets, migrate, productWorker, startStack } from "../lib/stack.mjs";
 import { benchProjects, requestsFor, signActions } from "./registration.mjs";
 
@@ -62,9 +62,6 @@ function sessionChecks(cookie, count, ipBase) {
     headers: { cookie: `oc_session=${cookie}`, "cf-connecting-ip": interleavedIp(ipBase, i, count, 20) },
   }));
 }
-
-const percentile = (sorted, p) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
 
 /**
  * `count` BIP-322 sign-ins at `rate` a second, open loop, each from a fresh wallet and address: the challenge, the

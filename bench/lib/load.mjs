@@ -85,7 +85,8 @@ export function interleavedIp(base, i, total, perIp) {
   return clientIp(base + (i % Math.ceil(total / perIp)), 1);
 }
 
-const percentile = (sorted, p) =>
+/** The `p` quantile of ascending `sorted` (0 for none). */
+export const percentile = (sorted, p) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
 
 /**

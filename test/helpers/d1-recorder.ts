@@ -57,7 +57,7 @@ function metered(statement: D1PreparedStatement, sql: string, log: Log): D1Prepa
   const first = statement.first.bind(statement) as (column?: string) => Promise<unknown>;
   const raw = statement.raw.bind(statement) as (options?: { columnNames?: boolean }) => Promise<unknown>;
   SQL.set(statement, sql);
-  /** A write answered by `first()` or `raw()` runs once, through `all()`, which carries its `meta`. */
+  /** `all()` with its rows counted (a write answered by `first()` or `raw()` runs once, through it). */
   const counting = async () => {
     const result = await all();
     log.rows.push(counted(sql, result));
@@ -71,11 +71,9 @@ function metered(statement: D1PreparedStatement, sql: string, log: Log): D1Prepa
       log.rows.push(counted(sql, result));
       return result;
     },
-    all: async () => {
+    all: () => {
       log.calls.push(sql);
-      const result = await all();
-      log.rows.push(counted(sql, result));
-      return result;
+      return counting();
     },
     first: async (column?: string) => {
       log.calls.push(sql);

@@ -82,6 +82,8 @@ describe("fleet dashboard", () => {
     await page.fill("#screen-overview input[name=name]", "Dashboard fleet (renamed)");
     await page.click("#rename");
     await expect.poll(() => page.textContent("h2")).toContain("Dashboard fleet (renamed)");
+    // Where its registry database is (issue 31): one place in this stack, so the create form offered no choice.
+    await expect.poll(() => visible(page, "#screen-overview .details")).toMatch(/Location\s+default/);
     await shot(page, "03-overview");
     const project = `${dashboard}#/p/${projectId}`;
 

@@ -282,6 +282,56 @@ export const logState = sqliteTable("log_state", {
   updatedAt: integer("updated_at").notNull(),
 });
 
+/**
+ * Registrations per project, hour (UTC, epoch hours of the envelope's `created_at`) and kind (issue 30): written by
+ * the log integrator in the same batch that moves the log's state over those leaves, so every integrated leaf is
+ * counted once, and never by a registration (no row written on its path). The activity route reads hours, not
+ * envelopes (workers/fleet/src/activity/).
+ */
+export const activityHours = sqliteTable(
+  "activity_hours",
+  {
+    projectId: text("project_id").notNull(),
+    hour: integer("hour").notNull(),
+    kind: text("kind").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.hour, t.kind] })],
+);
+
+/**
+ * Webhook delivery attempts per endpoint and hour (UTC) by outcome, with a histogram of the attempts' latency (one
+ * column per bound in workers/fleet/src/activity/latency.ts) and the hour's last failure: written in the same batch
+ * as the attempt's result.
+ */
+export const deliveryHours = sqliteTable(
+  "delivery_hours",
+  {
+    endpointId: text("endpoint_id").notNull(),
+    hour: integer("hour").notNull(),
+    projectId: text("project_id").notNull(),
+    succeeded: integer("succeeded").notNull().default(0),
+    retried: integer("retried").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    latency: text("latency").notNull().default("[]"),
+    lastFailureAt: integer("last_failure_at"),
+    lastFailure: text("last_failure"),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.hour] })],
+);
+
+/** Requests refused by a project's rate limits per hour (UTC) and bucket ("project" or "caller"). */
+export const refusalHours = sqliteTable(
+  "refusal_hours",
+  {
+    projectId: text("project_id").notNull(),
+    hour: integer("hour").notNull(),
+    bucket: text("bucket").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.hour, t.bucket] })],
+);
+
 /** One row per completed audit export: its counts and digest (GET /api/audit/bundles). */
 export const auditBundles = sqliteTable(
   "audit_bundles",

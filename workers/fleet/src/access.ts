@@ -77,8 +77,9 @@ export async function projectAccess(
   if (!role || !project) throw new AppError("not_found");
   noteProject(c, projectId);
   // `spend: false`: a route with a bucket of its own (the log's tiles: one primary-key read each).
-  if (options.spend !== false) await takeProjectToken(c, projectId, caller);
-  return { caller, project, role, actor: actorOf(caller), db: orm(shard.db), shard };
+  const db = orm(shard.db);
+  if (options.spend !== false) await takeProjectToken(c, projectId, caller, db);
+  return { caller, project, role, actor: actorOf(caller), db, shard };
 }
 
 interface Found {

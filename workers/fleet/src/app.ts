@@ -16,6 +16,7 @@ import type { FleetEnv } from "./env";
 import { integrateAfterWrite } from "./log/after-write";
 import { loggedCaller } from "./log-caller";
 import { confirmRefusedAccess } from "./registry/intake";
+import { activityRoutes } from "./routes/activity";
 import { adminLogRoutes } from "./routes/admin-log";
 import { agentRoutes } from "./routes/agent-envelopes";
 import { auditRoutes } from "./routes/audit";
@@ -39,6 +40,7 @@ import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
 import { webhookRecoveryRoutes } from "./routes/webhook-recovery";
 import { webhookSecretRollRoutes } from "./routes/webhook-secret-roll";
+import { webhookStatsRoutes } from "./routes/webhook-stats";
 import { dispatchAfterWrite } from "./webhooks/after-write";
 
 export const app = new OpenAPIHono<FleetEnv>();
@@ -62,6 +64,7 @@ app.use("/api/*", integrateAfterWrite);
 for (const group of [
   publicRoutes,
   projectRoutes,
+  activityRoutes,
   memberRoutes,
   tokenRoutes,
   adminLogRoutes,
@@ -78,6 +81,7 @@ for (const group of [
   webhookSecretRollRoutes,
   webhookRecoveryRoutes,
   webhookDeliveryRoutes,
+  webhookStatsRoutes,
   billingRoutes,
   checkoutRoutes,
   billingWebhookRoutes,

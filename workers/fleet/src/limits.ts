@@ -1,8 +1,12 @@
 // Fleet rate limits (service-spec Limits: per-IP, per-route token buckets; the values are this project's, see
 // docs/decisions.md): every route per IP, and every authenticated call per project.
 import type { Context } from "hono";
+import type { Db } from "../../../shared/db/client";
+import { AppError } from "../../../shared/errors";
 import { rateLimit, takeNamed } from "../../../shared/rate-limit/middleware";
 import type { BucketRule } from "../../../shared/rate-limit/token-bucket";
+import { noteRefusal } from "./activity/refusals";
+import type { RefusalBucket } from "./activity/store";
 import type { Caller, FleetEnv } from "./env";
 
 /** Each fleet route, per client IP. */
@@ -19,9 +23,18 @@ export const routeLimit = (bucket: string) =>
   rateLimit({ bucket: `fleet-${bucket}`, rule: FLEET_ROUTE_RULE, failClosed: false });
 
 /** Fails open: when the limiter is down, the per-IP bucket of the route still applies. */
-export async function takeProjectToken(c: Context<FleetEnv>, projectId: string, caller: Caller): Promise<void> {
+export async function takeProjectToken(c: Context<FleetEnv>, projectId: string, caller: Caller, db: Db): Promise<void> {
   const who = caller.kind === "token" ? `token:${caller.tokenId}` : `account:${caller.accountId}`;
+  /** A refusal is counted for the project's activity (issue 30), then answered as ever. */
+  const take = async (key: string, rule: BucketRule, bucket: RefusalBucket) => {
+    try {
+      await takeNamed(c.env.RATE_LIMITER, key, rule, false);
+    } catch (err) {
+      if (err instanceof AppError && err.reason === "rate_limited") noteRefusal(c.executionCtx, db, projectId, bucket);
+      throw err;
+    }
+  };
   // The caller's own share first: one caller running flat out empties its share, never the project's bucket.
-  await takeNamed(c.env.RATE_LIMITER, `project-caller|${projectId}|${who}`, FLEET_CALLER_SHARE_RULE, false);
-  await takeNamed(c.env.RATE_LIMITER, `project|${projectId}`, FLEET_PROJECT_RULE, false);
+  await take(`project-caller|${projectId}|${who}`, FLEET_CALLER_SHARE_RULE, "caller");
+  await take(`project|${projectId}`, FLEET_PROJECT_RULE, "project");
 }

@@ -1,12 +1,14 @@
 // Integrating a project's new leaves into its tiles (issue 29; docs/log.md "Integration"): off the registration's
 // path, in bounded batches, each one read of the state, one batched read of the edge tiles and the new leaves, and
-// one batched write of the tiles it changed, the new state and the checkpoint signed for it. Safe to run twice at
+// one batched write of the tiles it changed, the new state and the checkpoint signed for it, with the project's
+// activity counts for the leaves it covers (issue 30). Safe to run twice at
 // once (the project's Durable Object and the cron's catch-up): every write only grows what it touches (store.ts).
 import type { Db } from "../../../../shared/db/client";
 import { checkpointText } from "../../../../shared/tlog/checkpoint";
 import { signNote } from "../../../../shared/tlog/note";
 import { integrate } from "../../../../shared/tlog/tile-proofs";
 import { edgeTiles } from "../../../../shared/tlog/tiles";
+import { activityCountsStatement } from "../activity/store";
 import { type LogKey, logOrigin } from "./key";
 import { contiguousLeaves, integrationWrites, leavesQuery, readState, tilesOf, tilesQuery } from "./store";
 
@@ -35,9 +37,11 @@ export async function integrateBatch(db: Db, key: LogKey, projectId: string, now
   const next = integrate(from, tiles, leaves);
   const text = checkpointText({ origin: logOrigin(key, projectId), size: next.size, root: next.root, extensions: [] });
   const checkpoint = signNote(text, key.name, key.secret);
-  await db.$client.batch(
-    integrationWrites(db, projectId, next.tiles, { size: next.size, root: next.root, checkpoint }, now),
-  );
+  // The activity counts first: they read the stored size this batch is about to move (activity/store.ts).
+  await db.$client.batch([
+    activityCountsStatement(db, projectId, next.size),
+    ...integrationWrites(db, projectId, next.tiles, { size: next.size, root: next.root, checkpoint }, now),
+  ]);
   return { from, to: next.size, more: ready.length > INTEGRATION_BATCH };
 }
 

@@ -75,7 +75,7 @@ export async function intake(c: Context<FleetEnv>, projectId: string, withRaw = 
     guessed = member.kept;
   }
   if (guessed) c.set("guessedAccess", { conditions: access, db, projectId });
-  await takeProjectToken(c, projectId, caller);
+  await takeProjectToken(c, projectId, caller, db);
   const raw = withRaw ? rawMember(await c.req.text(), "envelope") : "";
   if (raw === undefined) throw new AppError("invalid_body", { detail: "envelope: required" });
   const sessionAddress = caller.address;

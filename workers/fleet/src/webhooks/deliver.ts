@@ -12,6 +12,7 @@ import {
   nextAttemptAt,
   openSecret,
 } from "../../../../shared/webhooks";
+import { attemptStatement } from "../activity/store";
 import { eventBody } from "./event-body";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -78,6 +79,7 @@ export async function attempt(
   const body = await eventBody(db, delivery.eventId);
   const guard = checkEndpointUrl(endpoint.url, { allowLoopback: ctx.allowLoopback });
   let outcome: { status?: number; error?: string };
+  let latencyMs: number | null = null;
   if (body === undefined) outcome = { error: "event missing" };
   else if (!guard.ok) outcome = { error: `url refused: ${guard.detail}` };
   else {
@@ -102,23 +104,33 @@ export async function attempt(
       // A changed master key must not leave the row in flight: the attempt fails and is retried on schedule.
       headers = undefined;
     }
-    outcome = headers ? await post(guard.url, headers, body) : { error: "signing secret unavailable" };
+    if (headers) {
+      const sent = ctx.now();
+      outcome = await post(guard.url, headers, body);
+      latencyMs = ctx.now() - sent;
+    } else outcome = { error: "signing secret unavailable" };
   }
   const now = ctx.now();
   const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
   const next = ok ? null : nextAttemptAt(number, now, Math.random() * 2 - 1);
   const state: AttemptResult["state"] = ok ? "succeeded" : next === null ? "failed" : "pending";
   const message = ok ? null : errorMessage(outcome);
-  await db
-    .update(webhookDeliveries)
-    .set({
-      state,
-      statusCode: outcome.status ?? null,
-      errorMessage: message,
-      nextRetryAt: next,
-      succeededAt: ok ? now : null,
-      updatedAt: now,
-    })
-    .where(eq(webhookDeliveries.id, delivery.id));
+  // The result and its endpoint's hourly roll-up (issue 30) in one batch: the chart counts what the row says.
+  await db.$client.batch([
+    db.$client
+      .prepare(
+        `update webhook_deliveries set state = ?, status_code = ?, error_message = ?, next_retry_at = ?,
+           succeeded_at = ?, updated_at = ? where id = ?`,
+      )
+      .bind(state, outcome.status ?? null, message, next, ok ? now : null, now, delivery.id),
+    attemptStatement(db, {
+      projectId: delivery.projectId,
+      endpointId: endpoint.id,
+      at: now,
+      outcome: ok ? "succeeded" : state === "failed" ? "failed" : "retried",
+      latencyMs,
+      failure: message,
+    }),
+  ]);
   return { state, statusCode: outcome.status ?? null, errorMessage: message };
 }

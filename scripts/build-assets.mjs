@@ -65,8 +65,11 @@ cpSync(publicDir, fleetDir, {
 const copied = (source) => !["_headers", "src"].includes(path.basename(source));
 cpSync(dashboardSource, dashboardOut, { recursive: true, filter: copied });
 const BUNDLE = path.join("js", "main.js");
+// uPlot's own stylesheet (its legend and cursor layout), beside the bundle that carries uPlot (dashboard/src/charts.ts).
+const UPLOT_CSS = "uPlot.min.css";
+copyFileSync(path.join(root, "node_modules", "uplot", "dist", UPLOT_CSS), path.join(dashboardOut, UPLOT_CSS));
 for (const entry of readdirSync(dashboardOut, { recursive: true })) {
-  const built = entry === "js" || entry === BUNDLE || entry === `${BUNDLE}.map`;
+  const built = entry === "js" || entry === BUNDLE || entry === `${BUNDLE}.map` || entry === UPLOT_CSS;
   if (!built && !existsSync(path.join(dashboardSource, entry)))
     rmSync(path.join(dashboardOut, entry), { recursive: true, force: true });
 }
@@ -74,6 +77,8 @@ buildSync({
   entryPoints: [path.join(dashboardSource, "src", "main.ts")],
   outfile: path.join(dashboardOut, BUNDLE),
   bundle: true,
+  // Minified since it carries uPlot (charts.ts): 190 KB as written, 85 KB minified (35 KB gzipped); the map keeps the sources.
+  minify: true,
   format: "esm",
   target: "es2022",
   sourcemap: true,

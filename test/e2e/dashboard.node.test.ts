@@ -206,15 +206,15 @@ describe("fleet dashboard", () => {
     const failCard = page.locator("section.endpoint", { hasText: "/fail/dashboard" });
     const refreshed = async (card: typeof okCard) => {
       await card.getByRole("button", { name: "Refresh deliveries" }).click();
-      return card.locator("tbody").textContent();
+      return card.locator(".deliveries tbody").textContent();
     };
     await expect.poll(() => refreshed(okCard), { timeout: 30_000 }).toContain("succeeded");
     await expect.poll(() => refreshed(failCard), { timeout: 30_000 }).toContain("http_500");
     expect((await received("/ok/dashboard"))[0]).toMatchObject({ serviceOk: true, standardOk: true });
     await failCard.locator("button[data-retry]").first().click();
-    await expect.poll(() => failCard.locator(".notice").textContent()).toContain("Retried: attempt 2");
+    await expect.poll(() => failCard.locator(":scope > .notice").textContent()).toContain("Retried: attempt 2");
     // The attempt failed again: the outcome is amber (pending), not a green success.
-    expect(await failCard.locator(".notice").getAttribute("class")).toBe("notice warn");
+    expect(await failCard.locator(":scope > .notice").getAttribute("class")).toBe("notice warn");
     const manual = (await received("/fail/dashboard")).filter((r) => r.headers["x-service-manual-retry"] === "true");
     expect(manual).toHaveLength(1);
     await shot(page, "09-webhook-deliveries");
@@ -230,7 +230,7 @@ describe("fleet dashboard", () => {
     expect((await received("/ok/dashboard")).some((r) => r.body.includes(missed.id))).toBe(false);
     await okCard.getByRole("button", { name: "Recover events since the pause" }).click();
     await expect
-      .poll(() => okCard.locator(".notice").textContent())
+      .poll(() => okCard.locator(":scope > .notice").textContent())
       .toContain("Queued 1 event registered since the pause.");
     await expect
       .poll(async () => (await received("/ok/dashboard")).filter((r) => r.body.includes(missed.id)).length, {

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
 import { VIEWS } from "../../workers/fleet/dashboard/src/views";
-import { browserSession, diagnosed, onceMore, signInWithBitcoin } from "../harness/browser-session";
+import { browserSession, diagnosed, onceMore, pageCall, signInFromDashboard } from "../harness/browser-session";
 import { signedDelegation } from "../harness/signed-delegation";
 import { pledge } from "../helpers/envelopes";
 import { newWallet } from "../helpers/wallet";
@@ -112,44 +112,24 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
   return problems;
 }
 
-/** Signs in from the dashboard's link with a fresh Bitcoin key, as a person would. */
-async function signIn(page: Page) {
-  const owner = generateSigningWif(undefined, "p2wpkh");
-  await page.goto(`${session.stack.fleetOrigin}/dashboard/`);
-  await page.click("#signin-link");
-  await diagnosed(page, session.stack.logFile, () => signInWithBitcoin(page, session.stack.fleetOrigin, owner));
-  await page.waitForSelector("#signed-in-as");
-  return owner;
-}
-
-/** The dashboard's own API call (same origin, the session cookie and Sec-Fetch-Site as the page sends them). */
-async function call<T>(page: Page, method: string, pathname: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ([m, p, b]) => {
-      const init =
-        b === undefined ? { method: m } : { method: m, headers: { "content-type": "application/json" }, body: b };
-      return (await fetch(p, init)).json();
-    },
-    [method, pathname, body === undefined ? undefined : JSON.stringify(body)] as const,
-  ) as Promise<T>;
-}
-
 /** A project with something in each view: a member, a token, a webhook endpoint with a delivery, a delegation, a
  * pledge, an audit bundle and the admin log entries those leave. */
 async function projectWithData(page: Page, owner: { wif: string; address: string }): Promise<string> {
-  const { project } = await call<{ project: { id: string } }>(page, "POST", "/api/projects", { name: "Sweep fleet" });
+  const { project } = await pageCall<{ project: { id: string } }>(page, "POST", "/api/projects", {
+    name: "Sweep fleet",
+  });
   const member = generateSigningWif(undefined, "p2wpkh").address;
-  await call(page, "POST", `/api/projects/${project.id}/members`, { address: member, role: "member" });
-  const { secret } = await call<{ secret: string }>(page, "POST", "/api/tokens", {
+  await pageCall(page, "POST", `/api/projects/${project.id}/members`, { address: member, role: "member" });
+  const { secret } = await pageCall<{ secret: string }>(page, "POST", "/api/tokens", {
     project_id: project.id,
     name: "ci",
   });
-  const { endpoint } = await call<{ endpoint: { id: string } }>(page, "POST", "/api/webhooks/endpoints", {
+  const { endpoint } = await pageCall<{ endpoint: { id: string } }>(page, "POST", "/api/webhooks/endpoints", {
     project_id: project.id,
     url: `${session.receiver.url}/ok/pages`,
     event_types: ["*"],
   });
-  await call(page, "POST", `/api/webhooks/endpoints/${endpoint.id}/test`);
+  await pageCall(page, "POST", `/api/webhooks/endpoints/${endpoint.id}/test`);
   const built = await signedDelegation(owner);
   const registered = await fetch(`${session.stack.fleetOrigin}/api/delegations`, {
     method: "POST",
@@ -164,7 +144,7 @@ async function projectWithData(page: Page, owner: { wif: string; address: string
     body: JSON.stringify({ project_id: project.id, envelope: sworn.envelope }),
   });
   expect(pledged.status).toBe(201);
-  await call(page, "GET", `/api/audit/export?project_id=${project.id}&format=ndjson`).catch(() => undefined);
+  await pageCall(page, "GET", `/api/audit/export?project_id=${project.id}&format=ndjson`).catch(() => undefined);
   return project.id;
 }
 
@@ -173,7 +153,7 @@ describe("every page, as a person sees it", () => {
     const signedOut = await session.browser.newContext();
     const signedIn = await session.browser.newContext();
     const page = await signedIn.newPage();
-    const owner = await onceMore("signing in", () => signIn(page));
+    const owner = await onceMore("signing in", () => signInFromDashboard(page, session.stack));
     const projectId = await projectWithData(page, owner);
     const pages = await allPages(projectId);
     expect(pages.some((url) => url.endsWith("/signin"))).toBe(true);

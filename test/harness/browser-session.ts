@@ -4,6 +4,7 @@
 import { Signer } from "bip322-js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { generateSigningWif } from "../../scripts/wif.mjs";
 import { ensureChromium, launchChromium, stackLogTail, startStack } from "./browser-stack.mjs";
 import { startReceiver } from "./webhook-receiver.mjs";
 
@@ -55,6 +56,28 @@ export async function signInWithBitcoin(page: Page, fleetOrigin: string, owner: 
   await page.fill("#btc-signature", Signer.sign(owner.wif, owner.address, challenge) as string);
   await page.click("#btc-signin");
   await page.waitForURL((url) => url.origin === fleetOrigin);
+}
+
+/** Signs in from the dashboard's link with a fresh Bitcoin key, as a person would; the key. */
+export async function signInFromDashboard(page: Page, stack: BrowserSession["stack"]) {
+  const owner = generateSigningWif(undefined, "p2wpkh");
+  await page.goto(`${stack.fleetOrigin}/dashboard/`);
+  await page.click("#signin-link");
+  await diagnosed(page, stack.logFile, () => signInWithBitcoin(page, stack.fleetOrigin, owner));
+  await page.waitForSelector("#signed-in-as");
+  return owner;
+}
+
+/** The dashboard's own API call (same origin, the session cookie and Sec-Fetch-Site as the page sends them). */
+export async function pageCall<T>(page: Page, method: string, pathname: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ([m, p, b]) => {
+      const init =
+        b === undefined ? { method: m } : { method: m, headers: { "content-type": "application/json" }, body: b };
+      return (await fetch(p, init)).json();
+    },
+    [method, pathname, body === undefined ? undefined : JSON.stringify(body)] as const,
+  ) as Promise<T>;
 }
 
 /**

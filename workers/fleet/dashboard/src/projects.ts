@@ -1,5 +1,6 @@
-// Projects: the list and the create form (#/), and one project's overview: rename (admin), transfer ownership and
-// archive (owner). Routes: GET/POST /api/projects, GET/PATCH/DELETE /api/projects/{id}, POST …/{id}/transfer.
+// Projects: the list and the create form (#/), and one project's overview: its activity and webhook health first
+// (activity.ts), then rename (admin), transfer ownership and archive (owner). Routes: GET/POST /api/projects, GET/PATCH/DELETE /api/projects/{id}, POST …/{id}/transfer.
+import { activitySections } from "./activity";
 import { api, query } from "./api";
 import { field, select, table, timeColumn, unlessArchived } from "./forms";
 import { notice } from "./notice";
@@ -76,7 +77,8 @@ async function loadProjects(list: HTMLElement, cursor?: string): Promise<void> {
   if (next) list.append(moreButton("More", () => loadProjects(list, next)));
 }
 
-export async function overviewScreen({ project, role, container, reload }: ScreenContext) {
+export async function overviewScreen(ctx: ScreenContext) {
+  const { project, role, container, reload } = ctx;
   const path = `/api/projects/${project.id}`;
   const renameOut = notice();
   const name = field("New name", { name: "name", value: project.name, required: true, maxlength: "100" });
@@ -106,7 +108,9 @@ export async function overviewScreen({ project, role, container, reload }: Scree
     ["Updated", time(project.updated_at)],
   ];
   const { archived } = project;
+  const charts = await activitySections(ctx);
   container.replaceChildren(
+    charts,
     section(
       "Details",
       h(

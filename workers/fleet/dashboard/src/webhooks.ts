@@ -1,6 +1,6 @@
 // Webhook endpoints: register one (its signing secret is shown once), pause, resume (and recover the pause's events:
 // webhook-recovery.ts), send a test ping, delete; each endpoint lists its last 25 deliveries inline with a retry
-// button (rule 11: endpoint_paused, already_succeeded).
+// button (rule 11: endpoint_paused, already_succeeded), after its delivery chart (webhook-stats.ts).
 // Routes: /api/webhook-events, /api/webhooks/endpoints[/{id}[/test|/recover]], /api/webhooks/deliveries[/{id}/retry].
 import { api, query } from "./api";
 import { field, secretOnce, table, timeColumn, unlessArchived } from "./forms";
@@ -8,6 +8,7 @@ import { type Notice, notice } from "./notice";
 import type { ScreenContext } from "./types";
 import { badge, h, section, time } from "./ui";
 import { recoverButton } from "./webhook-recovery";
+import { endpointStats } from "./webhook-stats";
 
 /** The spec's dashboard log: the last 25 deliveries of each endpoint, inline. */
 const INLINE_DELIVERIES = 25;
@@ -144,6 +145,7 @@ function endpointCard(ctx: ScreenContext, endpoint: Endpoint, list: HTMLElement,
       ctx.project.archived ? [] : [" ", button("Delete", remove, true)],
     ),
     out,
+    endpointStats(endpoint.id),
     deliveries,
   );
   card.classList.add("endpoint");

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { generateSigningJwk } from "./scripts/dev-keys.mjs";
+import { generateIdTokenJwk, generateSigningJwk } from "./scripts/dev-keys.mjs";
 import { signedAttestations } from "./test/harness/attestations";
 import { startBtcpay } from "./test/harness/btcpay-server.mjs";
 import { startEsplora } from "./test/harness/esplora-server.mjs";
@@ -77,6 +77,7 @@ export default defineConfig(async () => {
     AUTH_ORIGIN: "http://localhost:8787",
     TEST_MIGRATIONS: migrations,
     AUTH_SIGNING_KEY: JSON.stringify(signingKey),
+    ID_TOKEN_SIGNING_KEY: JSON.stringify(generateIdTokenJwk()),
     AUTH_PREVIOUS_KEYS: JSON.stringify([retiredPublic]),
     PUBLISHED_KEYS: JSON.stringify([fleetPublic]),
     // An issuer that announces RFC 9207 (test/auth/oauth-issuer.test.ts points the generic provider at it).

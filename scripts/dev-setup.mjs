@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { generateSigningJwk } from "./dev-keys.mjs";
+import { generateIdTokenJwk, generateSigningJwk } from "./dev-keys.mjs";
 
 const root = path.join(import.meta.dirname, "..");
 const rootVars = path.join(root, ".dev.vars");
@@ -90,6 +90,7 @@ export function setupDevVars() {
   const base = parseVars(readFileSync(rootVars, "utf8").split(MARKER)[0] ?? "");
   // Keys added by later versions are generated once and kept like the first.
   base.FLEET_SIGNING_KEY ??= JSON.stringify(generateSigningJwk());
+  base.ID_TOKEN_SIGNING_KEY ??= JSON.stringify(generateIdTokenJwk());
   base.WEBHOOK_MASTER_KEY ??= randomBytes(32).toString("base64url");
   base.CRON_SECRET ??= randomBytes(24).toString("base64url");
   base.EMAIL_CODE_KEY ??= randomBytes(32).toString("base64url");
@@ -98,7 +99,8 @@ export function setupDevVars() {
   base.WEBHOOK_ALLOW_LOOPBACK ??= "true";
   // Without a mail API configured, email codes are written to the dev log (never in production).
   base.DEV_MAIL_LOG ??= "true";
-  const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, WEBHOOK_MASTER_KEY, CRON_SECRET, ...shared } = base;
+  const { AUTH_SIGNING_KEY, FLEET_SIGNING_KEY, WEBHOOK_MASTER_KEY, CRON_SECRET, ID_TOKEN_SIGNING_KEY, ...shared } =
+    base;
   // wrangler reads .dev.vars beside each worker's config: the root one is the auth worker's, and it also keeps
   // the base secrets. Each worker gets only the keys it uses.
   const published = JSON.stringify([publicOf(FLEET_SIGNING_KEY)]);

@@ -96,6 +96,8 @@ export const REASON_TABLE = {
   chain_unavailable: { status: 502, message: "The Bitcoin chain could not be reached. Try again later." },
   relays_unavailable: { status: 502, message: "The nostr relays could not be reached. Try again later." },
   relays_not_configured: { status: 503, message: "No nostr relays are set up here." },
+  // the OpenID provider (issue 33): no ID_TOKEN_SIGNING_KEY
+  oidc_not_configured: { status: 503, message: "This host is not set up as an OpenID provider." },
   // email one-time codes: wrong or unknown (one answer, no enumeration), expired, locked after 5 wrong tries
   email_code_invalid: { status: 401, message: "That code is not right. Check the latest email and try again." },
   email_code_expired: { status: 401, message: "That code has expired. Send yourself a new one." },

@@ -157,7 +157,7 @@ export function workerConfig(worker, { config, env, ids }) {
 /** Secrets each worker needs: generated once by the deploy, or taken from the environment (requiredEnvSecrets). */
 export const GENERATED_SECRETS = {
   verify: [],
-  auth: ["AUTH_SIGNING_KEY", "EMAIL_CODE_KEY", "PUBLISHED_KEYS"],
+  auth: ["AUTH_SIGNING_KEY", "ID_TOKEN_SIGNING_KEY", "EMAIL_CODE_KEY", "PUBLISHED_KEYS"],
   fleet: ["FLEET_SIGNING_KEY", "WEBHOOK_MASTER_KEY", "CRON_SECRET"],
 };
 

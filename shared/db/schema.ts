@@ -332,6 +332,51 @@ export const refusalHours = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.hour, t.bucket] })],
 );
 
+/**
+ * Apps that sign people in with this host as their OpenID Connect provider (issue 33): registered by a signed-in
+ * account for its own app. The protocol record (redirect URIs, the secret's hash, its auth method) is the OAuth
+ * library's, in KV (workers/auth/src/oidc/); this row is who owns the client, what the account page lists, and
+ * whether it was revoked.
+ */
+export const oidcClients = sqliteTable(
+  "oidc_clients",
+  {
+    clientId: text("client_id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    name: text("name").notNull(),
+    logoUri: text("logo_uri"),
+    /** `public` (PKCE only) or `confidential` (a client secret too). */
+    clientType: text("client_type").notNull(),
+    redirectUris: text("redirect_uris").notNull(),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("oidc_clients_account").on(t.accountId, t.createdAt)],
+);
+
+/** What an account allowed an app to read (its scopes), remembered so the consent page is not shown again. */
+export const oidcConsents = sqliteTable(
+  "oidc_consents",
+  {
+    accountId: text("account_id").notNull(),
+    clientId: text("client_id").notNull(),
+    scopes: text("scopes").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.clientId] }), index("oidc_consents_client").on(t.clientId)],
+);
+
+/** Each nonce an app sent with an authorization that issued a code, so the same nonce is refused again. */
+export const oidcNonces = sqliteTable(
+  "oidc_nonces",
+  {
+    clientId: text("client_id").notNull(),
+    nonce: text("nonce").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.nonce] })],
+);
+
 /** One row per completed audit export: its counts and digest (GET /api/audit/bundles). */
 export const auditBundles = sqliteTable(
   "audit_bundles",

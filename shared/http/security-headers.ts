@@ -33,7 +33,8 @@ export function securityHeaders(): MiddlewareHandler {
     const headers = c.res.headers;
     if (!headers.has(REFERRER_POLICY[0])) headers.set(...REFERRER_POLICY);
     if ((headers.get("content-type") ?? "").startsWith("text/html")) {
-      headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+      // A page may narrow or extend the policy itself (the OpenID consent page names its app's redirect origin).
+      if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
       headers.set("X-Frame-Options", "DENY");
     }
   };

@@ -12,6 +12,8 @@ import { newWallet } from "../helpers/wallet";
 
 /** Public documents without a cookie, permissive since before issue 32: the OpenAPI description and the JWKS. */
 const PUBLIC_DOCUMENTS = ["/api/openapi", "/api/auth/jwks", "/.well-known/jwks.json"];
+/** The OpenID provider's endpoints a browser app calls (issue 33): any origin, never with credentials. */
+const OIDC_ENDPOINTS = ["/.well-known/openid-configuration", "/oauth/jwks", "/oauth/userinfo", "/oauth/token"];
 
 describe("the verification API through the auth host", () => {
   it("GET /api/check and /api/discover, and POST /api/verify: readable answers, errors included", async () => {
@@ -84,12 +86,44 @@ describe("the host's cookie routes answer no CORS", () => {
 
   it("every other route of the host, swept from its router: no CORS header on GET, no permissive preflight", async () => {
     const paths = [...new Set(app.routes.map((r) => r.path))].filter((p) => !p.includes(":") && !p.includes("*"));
-    const permissive = (p: string) => VERIFY_PATHS.some((v) => v === p) || PUBLIC_DOCUMENTS.includes(p);
+    const permissive = (p: string) =>
+      VERIFY_PATHS.some((v) => v === p) || PUBLIC_DOCUMENTS.includes(p) || OIDC_ENDPOINTS.includes(p);
     const swept = paths.filter((p) => !permissive(p));
     await expectNoCors(AUTH_ORIGIN, swept, {
       gets: new Set(getRoutes(app)),
       preflight: { "access-control-request-method": "POST" },
     });
     expect(swept.length).toBeGreaterThan(20);
+  });
+});
+
+describe("the OpenID provider's endpoints, for browser apps", () => {
+  it("discovery, keys, userinfo and the token endpoint answer another origin, never with credentials", async () => {
+    for (const path of ["/.well-known/openid-configuration", "/oauth/jwks"]) {
+      const res = await SELF.fetch(`${AUTH_ORIGIN}${path}`, { headers: fromPage() });
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      expect(res.headers.get("access-control-allow-credentials"), path).toBeNull();
+      await res.arrayBuffer();
+    }
+    const preflight = await SELF.fetch(`${AUTH_ORIGIN}/oauth/userinfo`, {
+      method: "OPTIONS",
+      headers: fromPage({ "access-control-request-method": "GET", "access-control-request-headers": "authorization" }),
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("Authorization");
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+    const refused = await SELF.fetch(`${AUTH_ORIGIN}/oauth/userinfo`, {
+      headers: fromPage({ authorization: "Bearer x" }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    const token = await SELF.fetch(`${AUTH_ORIGIN}/oauth/token`, {
+      method: "POST",
+      headers: fromPage({ "content-type": "application/x-www-form-urlencoded" }),
+      body: "grant_type=authorization_code&code=x&client_id=nobody",
+    });
+    expect(token.status).toBeGreaterThanOrEqual(400);
+    expect(token.headers.get("access-control-allow-origin")).toBe(PAGE);
+    expect(token.headers.get("access-control-allow-credentials")).toBeNull();
   });
 });

@@ -39,12 +39,22 @@ const session = browserSession({
   env: { STRIPE_SECRET_KEY: "" },
 });
 
-/** The host's HTML pages: GET routes without parameters whose 200 answer is text/html, from its OpenAPI document. */
+/**
+ * The host's HTML pages: GET routes without path or required query parameters whose 200 answer is text/html, from its
+ * OpenAPI document. A page that needs parameters (the OpenID consent page: an app's request) is swept by its own test
+ * with them (test/e2e/oidc-sign-in.node.test.ts).
+ */
 async function htmlPages(origin: string): Promise<string[]> {
-  type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> };
+  type Operation = {
+    parameters?: { in: string; required?: boolean }[];
+    responses?: Record<string, { content?: Record<string, unknown> }>;
+  };
   const doc = (await (await fetch(`${origin}/api/openapi`)).json()) as { paths: Record<string, { get?: Operation }> };
+  const needsQuery = (op: Operation | undefined) =>
+    op?.parameters?.some((p) => p.in === "query" && p.required) ?? false;
   return Object.entries(doc.paths)
-    .filter(([route, item]) => !route.includes("{") && item.get?.responses?.["200"]?.content?.["text/html"])
+    .filter(([route, item]) => !route.includes("{") && !needsQuery(item.get))
+    .filter(([, item]) => item.get?.responses?.["200"]?.content?.["text/html"])
     .map(([route]) => `${origin}${route}`);
 }
 

@@ -151,10 +151,19 @@ describe("secrets", () => {
   it("only what a worker lacks; the configuration's own secrets only when it asks for them", () => {
     expect(missingSecrets("auth", { needed: [], existing: [], fleetHasKey: false })).toEqual([
       "AUTH_SIGNING_KEY",
+      "ID_TOKEN_SIGNING_KEY",
       "EMAIL_CODE_KEY",
       "PUBLISHED_KEYS",
     ]);
-    const all = ["AUTH_SIGNING_KEY", "EMAIL_CODE_KEY", "PUBLISHED_KEYS", "MAIL_API_KEY"];
+    const all = ["AUTH_SIGNING_KEY", "ID_TOKEN_SIGNING_KEY", "EMAIL_CODE_KEY", "PUBLISHED_KEYS", "MAIL_API_KEY"];
+    // A host deployed before the OpenID provider (issue 33) gets its ID token key on the next deploy, and only that.
+    expect(
+      missingSecrets("auth", {
+        needed: [],
+        existing: all.filter((n) => n !== "ID_TOKEN_SIGNING_KEY"),
+        fleetHasKey: true,
+      }),
+    ).toEqual(["ID_TOKEN_SIGNING_KEY"]);
     expect(missingSecrets("auth", { needed: ["MAIL_API_KEY"], existing: all, fleetHasKey: true })).toEqual([]);
     expect(missingSecrets("auth", { needed: ["MAIL_API_KEY"], existing: [], fleetHasKey: true })).toContain(
       "MAIL_API_KEY",

@@ -122,7 +122,12 @@ describe("npm run deploy", () => {
     expect(state.databases.map((d) => d.name)).toEqual(["oc-db-staging"]);
     expect(state.namespaces.map((n) => n.title)).toEqual(["oc-kv-staging"]);
     const { auth, fleet } = { auth: state.workers["auth-staging"], fleet: state.workers["fleet-staging"] };
-    expect(Object.keys(auth?.secrets ?? {}).sort()).toEqual(["AUTH_SIGNING_KEY", "EMAIL_CODE_KEY", "PUBLISHED_KEYS"]);
+    expect(Object.keys(auth?.secrets ?? {}).sort()).toEqual([
+      "AUTH_SIGNING_KEY",
+      "EMAIL_CODE_KEY",
+      "ID_TOKEN_SIGNING_KEY",
+      "PUBLISHED_KEYS",
+    ]);
     expect(Object.keys(fleet?.secrets ?? {}).sort()).toEqual([
       "CRON_SECRET",
       "FLEET_SIGNING_KEY",

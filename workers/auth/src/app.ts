@@ -21,6 +21,10 @@ import { meRoutes } from "./routes/me";
 import { mergeRoutes } from "./routes/merge";
 import { oauthRoutes } from "./routes/oauth";
 import { oauthCallbackRoutes } from "./routes/oauth-callback";
+import { oidcAuthorizeRoutes } from "./routes/oidc-authorize";
+import { oidcClientRoutes } from "./routes/oidc-clients";
+import { oidcDiscoveryRoutes } from "./routes/oidc-discovery";
+import { oidcTokenRoutes } from "./routes/oidc-token";
 import { reauthRoutes } from "./routes/reauth";
 import { reauthEmailRoutes } from "./routes/reauth-email";
 import { recoveryRoutes } from "./routes/recovery";
@@ -67,6 +71,10 @@ for (const group of [
   webauthnRegisterRoutes,
   webauthnKeyRoutes,
   webauthnAssertRoutes,
+  oidcDiscoveryRoutes,
+  oidcAuthorizeRoutes,
+  oidcTokenRoutes,
+  oidcClientRoutes,
 ]) {
   app.route("/", group);
 }

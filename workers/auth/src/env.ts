@@ -25,6 +25,8 @@ export interface AuthBindings extends ProviderEnv, AuthGeneratedBindings {
   DEV_MAIL_LOG?: string;
   /** Where the contact form is relayed. */
   CONTACT_TO?: string;
+  /** Secret: the OpenID provider's RSA private JWK (JSON) that signs ID tokens (issue 33); unset: oidc_not_configured. */
+  ID_TOKEN_SIGNING_KEY?: string;
   /** Hardware keys: `required` demands user verification (PIN, biometrics) in every ceremony; default preferred. */
   WEBAUTHN_USER_VERIFICATION?: string;
 }

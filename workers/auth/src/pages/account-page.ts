@@ -101,6 +101,32 @@ export function accountPage() {
   <ul id="session-list" class="rows"></ul>
   <p id="sessions-msg" class="msg" role="status"></p>
 </section>
+<section id="apps">
+  <h2>Apps you sign in to</h2>
+  <p class="meta">Apps you allowed to sign you in with this account, and what each may read. Take one back and it
+  asks you again next time; the tokens it holds for you stop working.</p>
+  <ul id="consent-list" class="rows"></ul>
+  <p id="apps-msg" class="msg" role="status"></p>
+</section>
+<section id="developer">
+  <h2>Your apps: Sign in with Bitcoin</h2>
+  <p class="meta">Register an app of yours to sign people in with this host, as any OpenID Connect app does:
+  issuer <code id="oidc-issuer"></code>.</p>
+  <input id="client-name" placeholder="The app's name, as people will see it" maxlength="80" autocomplete="off">
+  <textarea id="client-redirects" rows="2" placeholder="Redirect URIs, one per line (https, or http on localhost)" aria-label="Redirect URIs"></textarea>
+  <input id="client-logo" placeholder="Logo URL (https, optional)" autocomplete="off">
+  <select id="client-type" aria-label="App type">
+    <option value="confidential">A server app (it keeps a client secret)</option>
+    <option value="public">A browser or mobile app (PKCE only, no secret)</option>
+  </select>
+  <button id="client-create">Register the app</button>
+  <div id="client-secret" hidden>
+    <p>Its client secret, shown this once: keep it on your server.</p>
+    <input id="client-secret-value" readonly aria-label="Client secret">
+  </div>
+  <ul id="client-list" class="rows"></ul>
+  <p id="clients-msg" class="msg" role="status"></p>
+</section>
 <section id="log">
   <h2>Account log</h2>
   <ul id="log-list" class="rows"></ul>

@@ -3,6 +3,7 @@
 import { label } from "../signin/accounts";
 import { byId } from "../signin/dom";
 import { loadSentences, sentenceFor, showError, showInfo } from "../signin/messages";
+import { renderApps, wireApps } from "./apps";
 import { renderIdentities, showLinkProviders, wireIdentities } from "./identities";
 import { renderKeys, wireKeys } from "./keys";
 import { loadLog } from "./log";
@@ -25,7 +26,7 @@ async function reload(): Promise<void> {
   renderKeys(reload);
   renderRecovery();
   renderSessions(reload);
-  await loadLog();
+  await Promise.all([loadLog(), renderApps()]);
 }
 
 /** A provider round trip came back here: say how it went. */
@@ -42,5 +43,6 @@ wireReauth();
 wireIdentities(reload);
 wireKeys(reload);
 wireRecovery(reload);
+wireApps();
 void loadSentences();
 void Promise.all([reload(), showLinkProviders(), showReturned()]);

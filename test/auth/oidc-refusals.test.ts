@@ -11,6 +11,7 @@ import {
   authorize,
   basic,
   codeFor,
+  consentForm,
   exchange,
   locationOf,
   REDIRECT,
@@ -226,5 +227,32 @@ describe("without ID_TOKEN_SIGNING_KEY", () => {
     expect(await page.text()).toContain("not set up as an OpenID provider");
     const token = await call("/oauth/token", { method: "POST", body: "grant_type=authorization_code" });
     expect(token.status).toBe(503);
+  });
+});
+
+describe("consent answers refused", () => {
+  it("from another site, without the page's binding cookie, twice, or for another account than the page showed", async () => {
+    const { browser } = await signedInBrowser();
+    const app = await registerClient(browser);
+    const flow = await startFlow(app);
+    const page = await authorize(browser, flow.params);
+    const fields = consentForm(await page.res.clone().text());
+    const post = (cookie: string, site = "same-origin", extra: Record<string, string> = {}) =>
+      browser.fetch("/oauth/consent", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, "sec-fetch-site": site },
+        body: new URLSearchParams({ ...fields, decision: "allow", ...extra }).toString(),
+      });
+    const session = `oc_session=${browser.cookie}`;
+    const withBinding = [session, ...page.cookies].join("; ");
+    expect((await post(withBinding, "cross-site")).status).toBe(400);
+    expect((await post(session)).status).toBe(400); // no binding cookie: not this browser's form
+    expect((await post(withBinding, "same-origin", { account: "did:oc:someone-else" })).status).toBe(401);
+    const allowed = await post(withBinding);
+    expect(allowed.status).toBe(302);
+    expect(locationOf(allowed).searchParams.get("code")).toBeTruthy();
+    const again = await post(withBinding);
+    expect(again.status).toBe(400); // the handle works once
+    expect(await again.text()).toContain("Start again from the app");
   });
 });

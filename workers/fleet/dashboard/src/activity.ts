@@ -2,10 +2,11 @@
 // kind, the log's size, refused requests; GET /api/projects/{id}/activity) as charts, and a health line per webhook
 // endpoint for admins (GET /api/webhooks/health). Empty states say what will appear.
 import { api } from "./api";
-import { type ChartSeries, chart, windowPicker } from "./charts";
+import { type ChartSeries, chart, periodOf, windowPicker } from "./charts";
+import { type Health, healthMark, lastFailureText } from "./health";
 import { notice } from "./notice";
 import type { ScreenContext } from "./types";
-import { h, section, time } from "./ui";
+import { h, section } from "./ui";
 
 type Kind = "delegation" | "subdelegation" | "revocation" | "action" | "pledge" | "outcome" | "abandonment";
 interface Activity {
@@ -26,7 +27,7 @@ interface Activity {
 export interface HealthLine {
   endpoint_id: string;
   url: string;
-  health: "green" | "degrading" | "failing" | "paused" | "idle";
+  health: Health;
   last_24h: { succeeded: number; retried: number; failed: number };
   last_failure: { at: string; reason: string } | null;
 }
@@ -41,16 +42,11 @@ const KIND_COLORS: Record<Kind, string> = {
   outcome: "#CC79A7",
   abandonment: "#555555",
 };
-const PERIOD: Record<string, string> = {
-  "24h": "the last 24 hours",
-  "7d": "the last 7 days",
-  "30d": "the last 30 days",
-};
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 function activityCharts(a: Activity): HTMLElement[] {
   const at = a.points.map((p) => p.at);
-  const period = PERIOD[a.window] ?? a.window;
+  const period = periodOf(a.window);
   const kinds = (Object.keys(KIND_COLORS) as Kind[]).filter((k) => a.totals.by_kind[k] > 0);
   const charts: HTMLElement[] = [];
   if (a.totals.registrations === 0) {
@@ -118,14 +114,6 @@ function activityCharts(a: Activity): HTMLElement[] {
   return charts;
 }
 
-const HEALTH_TEXT: Record<HealthLine["health"], string> = {
-  green: "healthy",
-  degrading: "degrading",
-  failing: "failing",
-  paused: "paused",
-  idle: "idle",
-};
-
 /** One endpoint's line: its state as a word and a colour, the last 24 hours' attempts, the last failure. */
 export function healthLine(line: HealthLine, link?: string): HTMLElement {
   const { succeeded, retried, failed } = line.last_24h;
@@ -133,15 +121,14 @@ export function healthLine(line: HealthLine, link?: string): HTMLElement {
   return h(
     "li",
     { class: `health health-${line.health}`, dataset: { endpoint: line.endpoint_id, health: line.health } },
-    h("span", { class: "health-dot", "aria-hidden": "true" }),
-    h("strong", {}, HEALTH_TEXT[line.health]),
+    healthMark(line.health),
     " ",
     h("span", { class: "health-url" }, url),
     h(
       "span",
       { class: "health-counts" },
       ` 24 h: ${succeeded} succeeded, ${retried} retried, ${failed} failed`,
-      line.last_failure ? ` · last failure ${line.last_failure.reason} at ${time(line.last_failure.at)}` : "",
+      lastFailureText(line.last_failure),
     ),
   );
 }

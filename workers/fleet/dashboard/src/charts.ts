@@ -150,16 +150,20 @@ export function chart(spec: ChartSpec): HTMLElement {
   return figure;
 }
 
+/** The API's windows, as the captions say them. */
+const PERIODS: Record<string, string> = { "24h": "last 24 hours", "7d": "last 7 days", "30d": "last 30 days" };
+
+/** "the last 24 hours" for the window "24h" (its id when the dashboard does not know it). */
+export const periodOf = (window: string): string => (PERIODS[window] ? `the ${PERIODS[window]}` : window);
+
 /** The window picker every chart section shares: 24 hours, 7 or 30 days. */
 export function windowPicker(id: string, current: string, onchange: (window: string) => unknown): HTMLElement {
   const choice = h(
     "select",
     { id, onchange: (e: Event) => onchange((e.target as HTMLSelectElement).value) },
-    [
-      ["24h", "Last 24 hours"],
-      ["7d", "Last 7 days"],
-      ["30d", "Last 30 days"],
-    ].map(([value, text]) => h("option", { value: value ?? "", selected: value === current }, text ?? "")),
+    Object.entries(PERIODS).map(([value, words]) =>
+      h("option", { value, selected: value === current }, `${words[0]?.toUpperCase()}${words.slice(1)}`),
+    ),
   );
   return h("label", { class: "window", for: id }, "Period ", choice);
 }

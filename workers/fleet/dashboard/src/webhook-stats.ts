@@ -1,9 +1,10 @@
 // An endpoint's delivery chart (issue 30): its attempts by outcome per hour or day, the attempts' latency
 // percentiles and its health (GET /api/webhooks/endpoints/{id}/stats), inside the endpoint's card.
 import { api } from "./api";
-import { chart, windowPicker } from "./charts";
+import { chart, periodOf, windowPicker } from "./charts";
+import { type Health, healthMark, lastFailureText } from "./health";
 import { notice } from "./notice";
-import { h, time } from "./ui";
+import { h } from "./ui";
 
 interface Latency {
   p50: number | null;
@@ -13,29 +14,23 @@ interface Latency {
 interface Stats {
   window: string;
   bucket: "hour" | "day";
-  health: string;
+  health: Health;
   points: { at: string; succeeded: number; retried: number; failed: number; latency_ms: Latency }[];
   totals: { succeeded: number; retried: number; failed: number };
   latency_ms: Latency;
   last_failure: { at: string; reason: string } | null;
 }
 
-const PERIOD: Record<string, string> = {
-  "24h": "the last 24 hours",
-  "7d": "the last 7 days",
-  "30d": "the last 30 days",
-};
 const ms = (n: number | null) => (n === null ? "—" : `≤ ${n.toLocaleString("en")} ms`);
 
 function render(endpointId: string, s: Stats): HTMLElement[] {
-  const period = PERIOD[s.window] ?? s.window;
+  const period = periodOf(s.window);
   const { succeeded, retried, failed } = s.totals;
   const state = h(
     "p",
     { class: `health health-${s.health}`, dataset: { health: s.health } },
-    h("span", { class: "health-dot", "aria-hidden": "true" }),
-    h("strong", {}, s.health === "green" ? "healthy" : s.health),
-    s.last_failure ? ` · last failure ${s.last_failure.reason} at ${time(s.last_failure.at)}` : "",
+    healthMark(s.health),
+    lastFailureText(s.last_failure),
   );
   if (succeeded + retried + failed === 0) {
     return [

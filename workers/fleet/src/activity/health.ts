@@ -5,8 +5,8 @@
 export const HEALTH = ["green", "degrading", "failing", "paused", "idle"] as const;
 export type Health = (typeof HEALTH)[number];
 
-/** The hours a health line is read over. */
-export const HEALTH_HOURS = 24;
+/** The window a health line is read over: the last 24 hours by the hour (windows.ts). */
+export const HEALTH_WINDOW = "24h";
 /** The share of the latest hour's attempts that did not succeed from which an endpoint is failing. */
 export const FAILING_SHARE = 0.5;
 
@@ -24,7 +24,17 @@ export interface LastFailure {
   reason: string;
 }
 
+export const OUTCOMES = ["succeeded", "retried", "failed"] as const;
+export type OutcomeCounts = Record<(typeof OUTCOMES)[number], number>;
+
 const attempts = (h: HourOutcomes) => h.succeeded + h.retried + h.failed;
+
+/** The attempts of the given hours by outcome. */
+export function outcomeTotals(hours: readonly HourOutcomes[]): OutcomeCounts {
+  const totals = { succeeded: 0, retried: 0, failed: 0 };
+  for (const h of hours) for (const outcome of OUTCOMES) totals[outcome] += h[outcome];
+  return totals;
+}
 
 /** The latest failure recorded in the given hours. */
 export function lastFailureOf(hours: readonly HourOutcomes[]): LastFailure | null {

@@ -8,6 +8,9 @@ import { DELIVERY_TIMEOUT_MS } from "../../../../shared/webhooks";
 export const LATENCY_BOUNDS_MS = [50, 100, 250, 500, 1_000, 2_500, 5_000] as const;
 export const LATENCY_BUCKETS = LATENCY_BOUNDS_MS.length + 1;
 
+/** A histogram with no attempt. */
+export const emptyHistogram = (): number[] => Array<number>(LATENCY_BUCKETS).fill(0);
+
 /** The bucket of one attempt's duration. */
 export function latencyBucket(ms: number): number {
   const i = LATENCY_BOUNDS_MS.findIndex((bound) => ms <= bound);
@@ -16,7 +19,7 @@ export function latencyBucket(ms: number): number {
 
 /** A stored histogram (JSON text of bucket counts), tolerant of a shorter or empty array. */
 export function parseHistogram(text: string | null | undefined): number[] {
-  const counts = Array<number>(LATENCY_BUCKETS).fill(0);
+  const counts = emptyHistogram();
   try {
     const parsed: unknown = JSON.parse(text ?? "[]");
     if (Array.isArray(parsed)) {

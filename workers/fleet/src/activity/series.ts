@@ -1,8 +1,8 @@
 // Roll-up rows laid out on a window's points (issue 30): every point present (an empty hour is a zero), each kind
 // named, and the log's size at each point's end derived from its size now less what was registered after. Pure.
 import { REPLAY_ORDER } from "../../../../shared/audit/bundle-format";
-import { lastFailureOf } from "./health";
-import { addHistograms, LATENCY_BUCKETS, type Percentiles, parseHistogram, percentiles } from "./latency";
+import { lastFailureOf, OUTCOMES, outcomeTotals } from "./health";
+import { addHistograms, emptyHistogram, type Percentiles, parseHistogram, percentiles } from "./latency";
 import type { ActivityRows, DeliveryHourRow } from "./store";
 import { pointOf, pointStarts, type Window } from "./windows";
 
@@ -63,27 +63,22 @@ export interface DeliveryPoint {
 }
 
 export function deliverySeries(window: Window, rows: readonly DeliveryHourRow[]) {
-  const histograms = Array.from({ length: window.points }, () => Array<number>(LATENCY_BUCKETS).fill(0));
+  const histograms = Array.from({ length: window.points }, emptyHistogram);
   const counts = Array.from({ length: window.points }, () => ({ succeeded: 0, retried: 0, failed: 0 }));
-  const all = Array<number>(LATENCY_BUCKETS).fill(0);
-  const totals = { succeeded: 0, retried: 0, failed: 0 };
-  for (const row of rows) {
+  const all = emptyHistogram();
+  const inWindow = rows.filter((row) => pointOf(window, row.hour) !== -1);
+  for (const row of inWindow) {
     const i = pointOf(window, row.hour);
-    const count = counts[i];
-    const histogram = histograms[i];
-    if (!count || !histogram) continue;
-    for (const outcome of ["succeeded", "retried", "failed"] as const) {
-      count[outcome] += row[outcome];
-      totals[outcome] += row[outcome];
-    }
+    const count = counts[i] as (typeof counts)[number];
+    for (const outcome of OUTCOMES) count[outcome] += row[outcome];
     const hour = parseHistogram(row.histogram);
-    addHistograms(histogram, hour);
+    addHistograms(histograms[i] as number[], hour);
     addHistograms(all, hour);
   }
   const points: DeliveryPoint[] = pointStarts(window).map((at, i) => ({
     at,
-    ...(counts[i] ?? { succeeded: 0, retried: 0, failed: 0 }),
-    latency_ms: percentiles(histograms[i] ?? []),
+    ...(counts[i] as (typeof counts)[number]),
+    latency_ms: percentiles(histograms[i] as number[]),
   }));
-  return { points, totals, latency_ms: percentiles(all), last_failure: lastFailureOf(rows) };
+  return { points, totals: outcomeTotals(inWindow), latency_ms: percentiles(all), last_failure: lastFailureOf(rows) };
 }

@@ -3,7 +3,7 @@
 // rows in the window, whatever the project registered).
 import type { Db } from "../../../../shared/db/client";
 import type { HourOutcomes } from "./health";
-import { LATENCY_BUCKETS, latencyBucket } from "./latency";
+import { emptyHistogram, latencyBucket } from "./latency";
 import { HOUR_MS } from "./windows";
 
 /**
@@ -40,7 +40,7 @@ export interface AttemptRecord {
 
 /** Adds one attempt to its endpoint's hour: the outcome's count, the latency bucket, the hour's last failure. */
 export function attemptStatement(db: Db, record: AttemptRecord): D1PreparedStatement {
-  const histogram = Array<number>(LATENCY_BUCKETS).fill(0);
+  const histogram = emptyHistogram();
   const bucket = record.latencyMs === null ? null : latencyBucket(record.latencyMs);
   if (bucket !== null) histogram[bucket] = 1;
   const path = bucket === null ? null : `$[${bucket}]`;

@@ -8,11 +8,11 @@ import { webhookEndpoints } from "../../../../shared/db/schema";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { routeGroup } from "../../../../shared/validate";
 import { atLeast, projectAccess } from "../access";
-import { HEALTH_HOURS, healthOf, lastFailureOf } from "../activity/health";
+import { HEALTH_WINDOW, healthOf, lastFailureOf, outcomeTotals } from "../activity/health";
 import { EndpointStatsAnswer, HealthAnswer, WindowQuery } from "../activity/schemas";
 import { deliverySeries } from "../activity/series";
 import { type DeliveryHourRow, readDeliveryHours } from "../activity/store";
-import { hourOf, windowAt, windowView } from "../activity/windows";
+import { pointOf, windowAt, windowView } from "../activity/windows";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 import { IdParam, ProjectId } from "../schemas";
@@ -24,9 +24,11 @@ export const webhookStatsRoutes = routeGroup<FleetEnv>();
 const iso = (ms: number) => new Date(ms).toISOString();
 const failureView = (failure: ReturnType<typeof lastFailureOf>) =>
   failure ? { at: iso(failure.at), reason: failure.reason } : null;
-/** The rows of the last HEALTH_HOURS hours (the current one included). */
-const recent = (rows: readonly DeliveryHourRow[], now: number) =>
-  rows.filter((r) => r.hour > hourOf(now) - HEALTH_HOURS);
+/** The rows of the health window (the last 24 hours, the current one included). */
+const recent = (rows: readonly DeliveryHourRow[], now: number) => {
+  const window = windowAt(HEALTH_WINDOW, now);
+  return rows.filter((r) => pointOf(window, r.hour) !== -1);
+};
 
 webhookStatsRoutes.openapi(
   createRoute({
@@ -44,7 +46,7 @@ webhookStatsRoutes.openapi(
     const { project_id } = c.req.valid("query");
     const access = await projectAccess(c, project_id);
     atLeast(access, "admin");
-    const now = Date.now();
+    const window = windowAt(HEALTH_WINDOW, Date.now());
     const endpoints = await access.db
       .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, active: webhookEndpoints.active })
       .from(webhookEndpoints)
@@ -52,16 +54,15 @@ webhookStatsRoutes.openapi(
       .orderBy(webhookEndpoints.createdAt)
       .limit(100);
     const ids = endpoints.map((e) => e.id);
-    const rows = await readDeliveryHours(access.db, ids, hourOf(now) - HEALTH_HOURS + 1, hourOf(now) + 1);
+    const rows = await readDeliveryHours(access.db, ids, window.fromHour, window.toHour);
     const lines = endpoints.map((endpoint) => {
       const own = rows.filter((r) => r.endpointId === endpoint.id);
-      const sum = (key: "succeeded" | "retried" | "failed") => own.reduce((n, r) => n + r[key], 0);
       return {
         endpoint_id: endpoint.id,
         url: endpoint.url,
         active: endpoint.active,
         health: healthOf(endpoint.active, own),
-        last_24h: { succeeded: sum("succeeded"), retried: sum("retried"), failed: sum("failed") },
+        last_24h: outcomeTotals(own),
         last_failure: failureView(lastFailureOf(own)),
       };
     });

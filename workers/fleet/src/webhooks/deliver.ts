@@ -79,7 +79,8 @@ export async function attempt(
   const body = await eventBody(db, delivery.eventId);
   const guard = checkEndpointUrl(endpoint.url, { allowLoopback: ctx.allowLoopback });
   let outcome: { status?: number; error?: string };
-  let latencyMs: number | null = null;
+  /** When the request went out, if one did: the attempt's latency runs from here to `now` below. */
+  let sentAt: number | null = null;
   if (body === undefined) outcome = { error: "event missing" };
   else if (!guard.ok) outcome = { error: `url refused: ${guard.detail}` };
   else {
@@ -105,9 +106,8 @@ export async function attempt(
       headers = undefined;
     }
     if (headers) {
-      const sent = ctx.now();
+      sentAt = ctx.now();
       outcome = await post(guard.url, headers, body);
-      latencyMs = ctx.now() - sent;
     } else outcome = { error: "signing secret unavailable" };
   }
   const now = ctx.now();
@@ -128,7 +128,7 @@ export async function attempt(
       endpointId: endpoint.id,
       at: now,
       outcome: ok ? "succeeded" : state === "failed" ? "failed" : "retried",
-      latencyMs,
+      latencyMs: sentAt === null ? null : now - sentAt,
       failure: message,
     }),
   ]);

@@ -47,3 +47,12 @@ export async function oidcKey(env: { ID_TOKEN_SIGNING_KEY?: string }): Promise<O
     throw new AppError("oidc_not_configured", { detail: "ID_TOKEN_SIGNING_KEY is not an RSA private JWK" });
   }
 }
+
+/** The key, or undefined when it is not configured: for the answers that are not the host's JSON (a page, OAuth's). */
+export async function configuredKey(env: { ID_TOKEN_SIGNING_KEY?: string }): Promise<OidcKey | undefined> {
+  try {
+    return await oidcKey(env);
+  } catch {
+    return undefined;
+  }
+}

@@ -42,15 +42,20 @@ export const clientsOf = (db: Db, accountId: string) =>
     .orderBy(desc(oidcClients.createdAt))
     .limit(100);
 
-/** Whether the account already allowed the client every one of `scopes`. */
-export async function consentCovers(db: Db, accountId: string, clientId: string, scopes: readonly string[]) {
+/** The scopes the account allowed the client, or undefined when it has not (or took it back). */
+async function allowedScopes(db: Db, accountId: string, clientId: string): Promise<string[] | undefined> {
   const row = await db
     .select({ scopes: oidcConsents.scopes })
     .from(oidcConsents)
     .where(and(eq(oidcConsents.accountId, accountId), eq(oidcConsents.clientId, clientId)))
     .get();
-  const allowed = new Set(row?.scopes.split(" ") ?? []);
-  return row !== undefined && scopes.every((scope) => allowed.has(scope));
+  return row?.scopes.split(" ").filter(Boolean);
+}
+
+/** Whether the account already allowed the client every one of `scopes`. */
+export async function consentCovers(db: Db, accountId: string, clientId: string, scopes: readonly string[]) {
+  const allowed = await allowedScopes(db, accountId, clientId);
+  return allowed !== undefined && scopes.every((scope) => allowed.includes(scope));
 }
 
 /** Remembers the account's consent to `scopes` (added to what it allowed before). */
@@ -61,12 +66,8 @@ export async function rememberConsent(
   scopes: readonly string[],
   now: number,
 ) {
-  const before = await db
-    .select({ scopes: oidcConsents.scopes })
-    .from(oidcConsents)
-    .where(and(eq(oidcConsents.accountId, accountId), eq(oidcConsents.clientId, clientId)))
-    .get();
-  const all = [...new Set([...(before?.scopes.split(" ").filter(Boolean) ?? []), ...scopes])].join(" ");
+  const before = (await allowedScopes(db, accountId, clientId)) ?? [];
+  const all = [...new Set([...before, ...scopes])].join(" ");
   await db
     .insert(oidcConsents)
     .values({ accountId, clientId, scopes: all, createdAt: now })
@@ -90,15 +91,8 @@ export const consentsOf = (db: Db, accountId: string) =>
 
 /** Whether the account still allows the client (any scope): a grant outlives neither the app nor the allowance. */
 export async function stillAllowed(db: Db, accountId: string, clientId: string): Promise<boolean> {
-  const [client, consent] = await Promise.all([
-    liveClient(db, clientId),
-    db
-      .select({ clientId: oidcConsents.clientId })
-      .from(oidcConsents)
-      .where(and(eq(oidcConsents.accountId, accountId), eq(oidcConsents.clientId, clientId)))
-      .get(),
-  ]);
-  return client !== undefined && consent !== undefined;
+  const [client, allowed] = await Promise.all([liveClient(db, clientId), allowedScopes(db, accountId, clientId)]);
+  return client !== undefined && allowed !== undefined;
 }
 
 export const forgetConsent = (db: Db, accountId: string, clientId: string) =>

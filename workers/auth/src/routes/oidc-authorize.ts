@@ -12,7 +12,7 @@ import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { AFTER_PARAM, errorRedirect, needsSignIn, readPrompt, requestQuery, resumePath } from "../oidc/authorize";
 import { amrOf, type GrantProps, grantedScopes, type OidcScope } from "../oidc/claims";
-import { oidcKey } from "../oidc/keys";
+import { configuredKey } from "../oidc/keys";
 import { AUTHORIZE_PATH, CONSENT_PATH, oauthApi, oauthLibrary } from "../oidc/server";
 import { consentCovers, liveClient, nonceUsed, rememberConsent, useNonce } from "../oidc/store";
 import { consentPage, refusedPage } from "../pages/oidc-page";
@@ -112,11 +112,7 @@ async function complete(
 oidcAuthorizeRoutes.openAPIRegistry.registerPath(authorizeRoute);
 oidcAuthorizeRoutes.get(AUTHORIZE_PATH, async (c) => {
   c.header("Cache-Control", "no-store");
-  try {
-    await oidcKey(c.env);
-  } catch {
-    return refused(c, "This host is not set up as an OpenID provider.", 503);
-  }
+  if (!(await configuredKey(c.env))) return refused(c, "This host is not set up as an OpenID provider.", 503);
   const url = new URL(c.req.url);
   const query = requestQuery(url);
   if (!query) return refused(c, "The sign-in request was damaged on its way back from the sign-in page.");
@@ -152,13 +148,12 @@ oidcAuthorizeRoutes.get(AUTHORIZE_PATH, async (c) => {
   const session = await currentSession(c, now);
   const afterValue = Number(query.get(AFTER_PARAM));
   const after = query.has(AFTER_PARAM) && Number.isFinite(afterValue) ? afterValue : null;
-  if (needsSignIn({ authTime: session ? authTimeOf(session) : null, prompt, maxAge, now, after })) {
+  if (!session || needsSignIn({ authTime: authTimeOf(session), prompt, maxAge, now, after })) {
     if (prompt.none) return back("login_required", "a sign-in is needed and prompt=none forbids asking");
     const signin = new URLSearchParams({ return_to: resumePath(query, now) });
     if (session) signin.set("add", "1");
     return c.redirect(`/signin?${signin}`, 302);
   }
-  if (!session) return refused(c, "No account is signed in.", 401);
   const scopes = grantedScopes(request.scope);
   if (!prompt.consent && (await consentCovers(db, session.session.accountId, request.clientId, scopes))) {
     return complete(c, request, session, scopes, nonce);

@@ -10,7 +10,7 @@ import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { type GrantProps, userClaims } from "../oidc/claims";
 import { atHash, signIdToken } from "../oidc/id-token";
-import { oidcKey } from "../oidc/keys";
+import { configuredKey } from "../oidc/keys";
 import { libraryEnv, oauthApi, oauthServer, TOKEN_PATH, USERINFO_PATH, userinfoResource } from "../oidc/server";
 import { accountFacts, stillAllowed } from "../oidc/store";
 
@@ -30,14 +30,6 @@ const oauthError = (
     status,
     headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
   });
-
-async function configured(c: Context<AuthEnv>) {
-  try {
-    return await oidcKey(c.env);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The grant type of a token request (its form is read from a copy; the library reads the original). */
 async function grantTypeOf(request: Request): Promise<string | null> {
@@ -69,7 +61,7 @@ oidcTokenRoutes.openAPIRegistry.registerPath(
   }),
 );
 oidcTokenRoutes.post(TOKEN_PATH, async (c) => {
-  const key = await configured(c);
+  const key = await configuredKey(c.env);
   if (!key) return oauthError(503, "temporarily_unavailable", "this host is not set up as an OpenID provider");
   const grantType = await grantTypeOf(c.req.raw);
   const env = c.env;
@@ -84,10 +76,17 @@ oidcTokenRoutes.post(TOKEN_PATH, async (c) => {
   const summary = await api.unwrapToken<GrantProps>(tokens.access_token);
   const db = orm(env.DB);
   const props = summary?.grant.props;
-  const facts = props ? await accountFacts(db, props.account_id) : undefined;
+  // The account and whether the app may still have its tokens, read at once.
+  const [facts, allowed] =
+    summary && props
+      ? await Promise.all([
+          accountFacts(db, props.account_id),
+          stillAllowed(db, props.account_id, summary.grant.clientId),
+        ])
+      : [undefined, false];
   // An account merged away, an app revoked or an allowance taken back since the code: no tokens leave, and the
   // library's are revoked.
-  if (!summary || !props || !facts || !(await stillAllowed(db, props.account_id, summary.grant.clientId))) {
+  if (!summary || !props || !facts || !allowed) {
     if (summary) await api.revokeGrant(summary.grantId, summary.userId);
     return oauthError(400, "invalid_grant", "the account or the app is no longer there");
   }
@@ -138,7 +137,8 @@ for (const method of ["get", "post"] as const) {
     }),
   );
   oidcTokenRoutes.on(method.toUpperCase(), USERINFO_PATH, async (c) => {
-    if (!(await configured(c))) return oauthError(503, "temporarily_unavailable", "not set up as an OpenID provider");
+    if (!(await configuredKey(c.env)))
+      return oauthError(503, "temporarily_unavailable", "not set up as an OpenID provider");
     const token = bearerOf(c);
     if (!token) return invalidToken("an access token is required (Authorization: Bearer)");
     const env = c.env;
@@ -150,8 +150,12 @@ for (const method of ["get", "post"] as const) {
     if (!validated) return invalidToken("not an access token of this provider, or expired or revoked");
     const db = orm(env.DB);
     const props = validated.props;
+    const [allowed, facts] = await Promise.all([
+      stillAllowed(db, props.account_id, validated.clientId),
+      accountFacts(db, props.account_id),
+    ]);
     // Checked here in D1, not only by the library's revocation in KV (which reaches every location within a minute).
-    if (!(await stillAllowed(db, props.account_id, validated.clientId))) {
+    if (!allowed) {
       return invalidToken("the app was revoked, or the account took its allowance back");
     }
     if (!validated.scope.includes("openid")) {
@@ -160,7 +164,6 @@ for (const method of ["get", "post"] as const) {
         ...USERINFO_CORS,
       });
     }
-    const facts = await accountFacts(db, props.account_id);
     if (!facts) return invalidToken("the account is no longer there");
     return new Response(JSON.stringify(userClaims(facts, validated.scope)), {
       status: 200,

@@ -1,7 +1,7 @@
 // The apps sections (issue 33): the apps this account allowed to sign it in (each taken back with one click), and
 // the apps it registered as their owner (register one: a confidential app's secret is shown once; revoke one).
 // Taking power away needs no fresh proof; registering an app gives it none over this account.
-import { h } from "../../../../../shared/browser/dom";
+import { type Children, h } from "../../../../../shared/browser/dom";
 import { api } from "../shared/api";
 import { byId } from "../signin/dom";
 import { sentenceFor, showError, showInfo } from "../signin/messages";
@@ -24,6 +24,35 @@ interface Client {
 const appsLine = () => byId("apps-msg", HTMLParagraphElement);
 const clientsLine = () => byId("clients-msg", HTMLParagraphElement);
 
+/**
+ * One row: what it is, and a button that DELETEs `path`, then lists again and says `done` on `line` (or the
+ * reason it was refused). `ask`, when given, is confirmed first.
+ */
+function removableRow(options: {
+  dataset: Record<string, string>;
+  what: Children;
+  button: string;
+  path: string;
+  line: () => HTMLParagraphElement;
+  reload: () => Promise<void>;
+  done: string;
+  ask?: string;
+}): HTMLLIElement {
+  const remove = async () => {
+    if (options.ask && !confirm(options.ask)) return;
+    const out = await api("DELETE", options.path);
+    if (!out.ok) return showError(options.line(), await sentenceFor(out));
+    await options.reload();
+    showInfo(options.line(), options.done);
+  };
+  return h(
+    "li",
+    { dataset: options.dataset },
+    h("span", { class: "what" }, options.what),
+    h("button", { type: "button", class: "danger", onclick: remove }, options.button),
+  );
+}
+
 async function renderConsents(): Promise<void> {
   const read = await api<{ consents: Consent[] }>("GET", "/api/oidc/consents");
   const list = byId("consent-list", HTMLUListElement);
@@ -34,31 +63,19 @@ async function renderConsents(): Promise<void> {
   }
   list.replaceChildren(
     ...read.body.consents.map((consent) =>
-      h(
-        "li",
-        { dataset: { consent: consent.client_id } },
-        h(
-          "span",
-          { class: "what" },
+      removableRow({
+        dataset: { consent: consent.client_id },
+        what: [
           h("strong", {}, consent.name),
           " ",
           h("span", { class: "meta" }, `may read: ${consent.scopes.join(", ")} · since ${when(consent.created_at)}`),
-        ),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "danger",
-            onclick: async () => {
-              const out = await api("DELETE", `/api/oidc/consents/${encodeURIComponent(consent.client_id)}`);
-              if (!out.ok) return showError(appsLine(), await sentenceFor(out));
-              await renderConsents();
-              showInfo(appsLine(), `${consent.name} can no longer sign you in without asking.`);
-            },
-          },
-          "Take back",
-        ),
-      ),
+        ],
+        button: "Take back",
+        path: `/api/oidc/consents/${encodeURIComponent(consent.client_id)}`,
+        line: appsLine,
+        reload: renderConsents,
+        done: `${consent.name} can no longer sign you in without asking.`,
+      }),
     ),
   );
 }
@@ -69,12 +86,9 @@ async function renderClients(): Promise<void> {
   if (!read.ok) return showError(clientsLine(), await sentenceFor(read));
   list.replaceChildren(
     ...read.body.clients.map((client) =>
-      h(
-        "li",
-        { dataset: { client: client.client_id } },
-        h(
-          "span",
-          { class: "what" },
+      removableRow({
+        dataset: { client: client.client_id },
+        what: [
           h("strong", {}, client.name),
           " ",
           h("span", { class: "badge" }, client.type),
@@ -83,24 +97,14 @@ async function renderClients(): Promise<void> {
           h("code", {}, client.client_id),
           h("br", {}),
           h("span", { class: "meta" }, `redirects to ${client.redirect_uris.join(", ")}`),
-        ),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "danger",
-            onclick: async () => {
-              if (!confirm(`Revoke ${client.name}? It can no longer sign anyone in, and its tokens stop working.`))
-                return;
-              const out = await api("DELETE", `/api/oidc/clients/${encodeURIComponent(client.client_id)}`);
-              if (!out.ok) return showError(clientsLine(), await sentenceFor(out));
-              await renderClients();
-              showInfo(clientsLine(), `${client.name} is revoked.`);
-            },
-          },
-          "Revoke",
-        ),
-      ),
+        ],
+        button: "Revoke",
+        path: `/api/oidc/clients/${encodeURIComponent(client.client_id)}`,
+        line: clientsLine,
+        reload: renderClients,
+        done: `${client.name} is revoked.`,
+        ask: `Revoke ${client.name}? It can no longer sign anyone in, and its tokens stop working.`,
+      }),
     ),
   );
 }

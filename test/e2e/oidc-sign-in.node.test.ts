@@ -41,23 +41,6 @@ afterAll(async () => {
   await rp?.close();
 });
 
-async function mailsTo(email: string): Promise<{ text: string }[]> {
-  return (await (await fetch(`${mail.url}/__admin/emails?to=${encodeURIComponent(email)}`)).json()) as {
-    text: string;
-  }[];
-}
-
-/** The code of the next mail to `email` after the `seen` ones (it is sent after the answer: wait for it). */
-async function nextCode(email: string, seen: number): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const mails = await mailsTo(email);
-    const code = mails.length > seen ? /\b(\d{6})\b/.exec(mails.at(-1)?.text ?? "")?.[1] : undefined;
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no code mailed to ${email}`);
-}
-
 /** On the sign-in page: a BIP-322 sign-in with `key` (the page then goes to its return_to). */
 async function signInByBip322(page: Page, key: { wif: string; address: string }) {
   await page.fill("#btc-address", key.address);
@@ -147,7 +130,7 @@ describe("Sign in with Bitcoin from another site", () => {
     expect((await authCall(page, "POST", "/api/auth/identities/email/start", { email })).status).toBe(200);
     const linked = await authCall(page, "POST", "/api/auth/identities/email/verify", {
       email,
-      code: await nextCode(email, 0),
+      code: await mail.nextCode(email, 0),
     });
     expect(linked.status).toBe(200);
     const byEmail = await (await chromium.newContext()).newPage();
@@ -157,7 +140,7 @@ describe("Sign in with Bitcoin from another site", () => {
     await byEmail.waitForURL((url) => url.pathname === "/signin");
     await byEmail.fill("#email", email);
     await byEmail.click("#email-send");
-    await byEmail.fill("#email-code", await nextCode(email, 1));
+    await byEmail.fill("#email-code", await mail.nextCode(email, 1));
     await byEmail.click("#email-verify");
     // Allowed before by this account: no consent page, straight back to the app.
     await byEmail.waitForURL((url) => url.origin === rp.origin && url.pathname === "/callback");

@@ -37,12 +37,23 @@ export function startMail({ port = 0, host = "127.0.0.1", unref = false, apiKey 
       send(404, { message: "not found" });
     });
   });
+  /** The code (six digits in the subject) of the next mail to `to` after the first `seen`, waiting up to 5 s for it. */
+  async function nextCode(to, seen) {
+    for (let i = 0; i < 200; i++) {
+      const mails = sent.filter((m) => m.to.includes(to));
+      const code = mails.length > seen ? /(\d{6})/.exec(mails.at(-1).subject)?.[1] : undefined;
+      if (code) return code;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`no code mailed to ${to}`);
+  }
   return new Promise((resolve) => {
     server.listen(port, host, () => {
       if (unref) server.unref();
       resolve({
         url: `http://${host}:${server.address().port}`,
         apiKey,
+        nextCode,
         close: () => new Promise((r) => server.close(r)),
       });
     });

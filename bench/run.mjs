@@ -32,6 +32,8 @@ const settings = {
   cookie: { n: quick ? 300 : 2_000 },
   bip322: { ms: quick ? 150 : 600, tries: quick ? 3 : 5, coldRuns: quick ? 1 : 3 },
   registration: { count: quick ? 300 : 2_000, sizes: SIZES },
+  // The tail at one offered rate for both sides: under the route's closed-loop rate, so neither side queues.
+  registrationTail: { rate: 400, count: quick ? 400 : 2_000 },
   sustained: quick
     ? { steps: [100, 200], stepSeconds: 3, seconds: 10 }
     : { steps: [150, 200, 250, 300, 350, 400, 450, 500], stepSeconds: 5, seconds: 60 },
@@ -87,13 +89,14 @@ const bound = (b) =>
 if (only.includes("cookie")) {
   log("consumer cookie verification");
   const r = await cookie({ fx, bundles, ...settings.cookie, log });
-  const q = ratio(r.project, r.baseline);
+  const q = r.ratio;
+  const spread = r.passes.map((p) => p.ratio).sort((a, b) => a - b);
   table_.push({
-    benchmark: "Consumer cookie verification (verifies/s, one core, in workerd)",
+    benchmark: "Consumer cookie verification (verifies/s, one core, in workerd; the median of five passes)",
     size: `${r.tokenBytes}-byte token`,
     project: `${num(r.project)}/s (kit \`createSessionVerifier\`)`,
     baseline: `${num(r.baseline)}/s (WebCrypto Ed25519 verify)`,
-    ratio: num(q, 2),
+    ratio: `${num(q, 2)} (passes ${spread.map((x) => num(x, 2)).join(" / ")})`,
     target: "≥ 0.80",
     met: q >= 0.8,
   });
@@ -141,7 +144,15 @@ if (only.includes("bip322")) {
 
 if (only.includes("registration")) {
   log("envelope registration");
-  const { rows, cpu } = await registration({ fx, bundles, ...settings.registration, log, profile: true, floor: true });
+  const { rows, cpu } = await registration({
+    fx,
+    bundles,
+    ...settings.registration,
+    log,
+    profile: true,
+    floor: true,
+    tail: settings.registrationTail,
+  });
   registered.route = Math.max(...rows.map((r) => r.project.okPerSecond));
   for (const r of rows) {
     const q = ratio(r.project.okPerSecond, r.bare.okPerSecond);
@@ -155,19 +166,27 @@ if (only.includes("registration")) {
       met: q >= 0.5 && r.project.ok === r.project.sent,
     });
   }
-  // Issue 31's goals for the tail: the rate at least 0.75 of the bare insert's and p99 at most twice its p99.
+  // Issue 31's goals: the rate at least 0.75 of the bare insert's (closed loop, each side at its own saturation),
+  // and p99 at most twice the bare insert's at the same offered rate (open loop, settings.registrationTail).
+  const { rate: tailRate } = settings.registrationTail;
+  const answered = (r) => `${r.ok}×201 of ${r.sent}${r.errors ? `, ${r.errors} errors` : ""}`;
   const tail = rows.map((r) => ({
     rate: ratio(r.project.okPerSecond, r.bare.okPerSecond),
-    p99: ratio(r.project.p99, Math.max(1, r.bare.p99)),
+    p99: ratio(r.atRate.project.p99, Math.max(1, r.atRate.bare.p99)),
+    all: r.atRate.project.ok === r.atRate.project.sent && r.atRate.bare.ok === r.atRate.bare.sent,
   }));
   table_.push({
-    benchmark: "Registration's tail against the bare insert, each size (rate ratio; p99 ÷ bare p99)",
+    benchmark: `Registration's rate (closed loop, of the bare insert's) and tail at ${tailRate}/s offered to both sides (open loop, p99 ÷ bare p99)`,
     size: rows.map((r) => num(r.existing)).join(" / "),
-    project: rows.map((r) => `${r.project.p99} ms`).join(" / "),
-    baseline: rows.map((r) => `${r.bare.p99} ms`).join(" / "),
+    project: rows
+      .map((r) => `p50/p99 ${r.atRate.project.p50}/${r.atRate.project.p99} ms (${answered(r.atRate.project)})`)
+      .join("; "),
+    baseline: rows
+      .map((r) => `p50/p99 ${r.atRate.bare.p50}/${r.atRate.bare.p99} ms (${answered(r.atRate.bare)})`)
+      .join("; "),
     ratio: tail.map((t) => `${num(t.rate, 2)}; ${num(t.p99, 1)}x`).join(" / "),
     target: 'rate ≥ 0.75, p99 ≤ 2x (docs/scale.md, "The latency tail")',
-    met: tail.every((t) => t.rate >= 0.75 && t.p99 <= 2),
+    met: tail.every((t) => t.rate >= 0.75 && t.p99 <= 2 && t.all),
   });
   // The route's own writes in plain SQL on the bare worker: what D1 costs for them, beside the single insert.
   details.push(
@@ -185,7 +204,7 @@ if (only.includes("registration")) {
     ].join("\n"),
   );
   details.push(
-    `### Registration: CPU profile of the fleet isolate (last pass's warm-up, 200 registrations, 10 connections)\n\n${profileTable(cpu)}`,
+    `### Registration: CPU profile of the fleet isolate (after the passes, in a fresh workerd with the inspector on: 200 registrations, 10 connections)\n\n${profileTable(cpu)}`,
   );
   // Experiments (never the row's figure): the smallest size again with one part taken out of the fleet.
   const [first] = rows;
@@ -301,13 +320,19 @@ if (only.includes("log")) {
     : `${num(rate)}/s, \`POST /api/actions\` in this run${held ? ` (${held}/s held for a minute)` : ""}`;
   for (const r of rows) {
     const i = r.integration;
-    const q = ratio(i.perSecond, rate);
+    // A log smaller than what the fleet registers in one interval cannot be integrated from the poke at the fleet's
+    // rate by construction (N leaves wait the interval: at most N/s); there the integrator's own pace is what says
+    // it keeps up, and the delay from the poke is the stated bound (the interval and one batch).
+    const withinInterval = r.n < (rate * CHECKPOINT_INTERVAL_MS) / 1000;
+    const q = ratio(withinInterval ? i.steady : i.perSecond, rate);
     table_.push({
       benchmark: "Log integration, one project (leaves/s from the poke to the checkpoint covering every leaf)",
       size: `${num(r.n)} leaves (seeded in D1 in ${num(r.seedMs / 1000, 1)} s)`,
       project: `${num(i.perSecond)}/s: ${num(i.ms)} ms from the poke, of which the ${num(CHECKPOINT_INTERVAL_MS)} ms interval, then ${num(i.working)} ms integrating: ${num(i.steady)}/s`,
       baseline: `registration ${against}; one project's by its rule ≤ 10/s (600/min)`,
-      ratio: `${num(q, 1)}x`,
+      ratio: withinInterval
+        ? `${num(q, 1)}x (the integrator's pace: fewer leaves than one interval's registrations)`
+        : `${num(q, 1)}x`,
       target: "≥ 1x the registration rate",
       met: q >= 1,
     });
@@ -364,29 +389,31 @@ if (bounds) {
 
 if (only.includes("check")) {
   log("/api/check cache hit");
-  // Experiments (never the row's figure): the same path with the limiter taken out, and with the read buckets
-  // written to storage as the sign-in buckets are, so each part of the limiter is measured by the difference it makes.
+  // Experiments (never the row's figure): the same path with the limiter taken out, with the read buckets written
+  // to storage as the sign-in buckets are, and without the request line, each measured by the difference it makes.
   const experiments = [
     { name: "no rate limiter", bundle: await buildVariant("check-no-limiter", "verify", NO_LIMITER) },
     { name: "read buckets written to storage", bundle: await buildVariant("check-durable", "verify", DURABLE_READS) },
+    { name: "no request line", bundle: await buildVariant("check-no-log", "verify", NO_REQUEST_LOG) },
   ];
   const r = await check({ fx, bundles, ...settings.check, log, profile: true, experiments });
   const q = ratio(r.project.okPerSecond, r.bare.okPerSecond);
+  const rounds = r.runs.map((run) => ratio(run.project.okPerSecond, run.bare.okPerSecond));
   table_.push({
-    benchmark: "`/api/check` cache hit on the verify bundle (req/s, p50/p99 ms)",
-    size: `${num(r.project.sent)} requests`,
+    benchmark: "`/api/check` cache hit on the verify bundle (req/s, p50/p99 ms; the median of five rounds)",
+    size: `${num(r.project.sent)} requests a round`,
     project: `${num(r.project.okPerSecond)}/s, ${r.project.p50}/${r.project.p99} ms${r.stillHit ? "" : " (cache expired during the run!)"}`,
     baseline: `${num(r.bare.okPerSecond)}/s, ${r.bare.p50}/${r.bare.p99} ms (bare Hono, constant JSON)`,
-    ratio: num(q, 2),
+    ratio: `${num(q, 2)} (rounds ${rounds.map((x) => num(x, 2)).join(" / ")}; best of each side ${num(ratio(r.best.project.okPerSecond, r.best.bare.okPerSecond), 2)})`,
     target: "≥ 0.80",
-    met: q >= 0.8 && r.project.ok === r.project.sent,
+    met: q >= 0.8 && r.runs.every((run) => run.project.ok === run.project.sent),
   });
   const tried = r.experiments.map(
     (e) =>
       `| ${e.name} | ${num(e.project.okPerSecond)}/s | ${num(e.bare.okPerSecond)}/s | ${num(ratio(e.project.okPerSecond, e.bare.okPerSecond), 2)} | ${num(e.project.cpuUs)} µs | ${num(e.bare.cpuUs)} µs |`,
   );
   details.push(
-    `### /api/check: CPU profile of the verify isolate (warm-up, 500 hits, 10 connections)\n\n${profileTable(r.cpu)}`,
+    `### /api/check: CPU profile of the verify isolate (one more round after the measured ones, 10,000 hits from 200 new clients at 50 connections, in a fresh workerd with the inspector on)\n\n${profileTable(r.cpu)}`,
     [
       "### /api/check: experiments (variants of the verify bundle, each beside its own bare run)",
       "",

@@ -5,7 +5,7 @@
 // over three tokens so that no caller passes its own share (150).
 
 import { seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
-import { interleavedIp, load, loadWithCpu } from "../lib/load.mjs";
+import { interleavedIp, load, loadWithCpu, openLoad } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
 import { startFleetAndBare } from "../lib/stack.mjs";
 
@@ -93,48 +93,80 @@ export function requestsFor(actions, { bare = false, guarded = false, ipBase }) 
 }
 
 /**
+ * Waits until the product's background work after its load is done (its projects' log integrators run one
+ * interval after their last poke, 1 s), so that none of it lands in the bare side's run that follows.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+
+/**
  * Each size: the product against the bare insert; with `floor`, also the bare worker's copy of the product's own
  * writes (what D1 costs for them, the route's floor on this machine).
  */
-export async function registration({ fx, bundles, sizes, count, log, profile = false, floor = false }) {
-  const { stack, db } = await startFleetAndBare(bundles, (s) => ({ WEBHOOK_MASTER_KEY: s.WEBHOOK_MASTER_KEY }), {
-    inspect: profile,
-  });
+export async function registration({ fx, bundles, sizes, count, log, profile = false, floor = false, tail }) {
+  const { stack, db } = await startFleetAndBare(bundles, (s) => ({ WEBHOOK_MASTER_KEY: s.WEBHOOK_MASTER_KEY }));
   const rows = [];
   let cpu;
   try {
     const warmCount = 200;
-    const nProjects = Math.ceil((count + warmCount) / PER_PROJECT) * sizes.length;
+    const tailCount = tail ? tail.count : 0;
+    const perPass = Math.ceil((count + warmCount + tailCount) / PER_PROJECT);
+    // One more group of projects, fresh buckets, for the profile after the passes.
+    const nProjects = perPass * (sizes.length + (profile ? 1 : 0));
     const projects = await benchProjects({ fx, db, fleetUrl: stack.urls.fleet, count: nProjects });
     let ipBase = 0;
     const filler = JSON.stringify((await fx.action(projects[0].delegationId, projects[0].agent)).envelope);
     let existing = 0;
-    const perPass = nProjects / sizes.length;
     for (const [index, size] of sizes.entries()) {
       // Existing rows in the measured projects grow to `size` (the scale column), spread evenly.
       const mine = projects.slice(index * perPass, (index + 1) * perPass);
       for (const p of mine) await seedEnvelopes(db, p.projectId, Math.ceil(size / mine.length), filler);
       existing = size;
       log(`registration: ${existing} existing rows; signing ${count + warmCount} actions`);
-      const signed = await signActions(fx, mine, count + warmCount);
+      const signed = await signActions(fx, mine, count + warmCount + tailCount);
       const warmPart = signed.slice(0, warmCount);
-      const measured = signed.slice(warmCount);
+      const measured = signed.slice(warmCount, warmCount + count);
+      const tailPart = signed.slice(warmCount + count);
       ipBase += 1_000_000; // fresh client addresses for each pass
-      const warmFleet = () =>
-        load(stack.urls.fleet, requestsFor(warmPart, { bare: false, ipBase }), { connections: 10, expect: 201 });
-      // The last pass's warm-up doubles as the CPU profile of the fleet isolate (the measured run is unprofiled).
-      if (profile && index === sizes.length - 1) cpu = await profileWhile("fleet", warmFleet);
-      else await warmFleet();
+      await load(stack.urls.fleet, requestsFor(warmPart, { bare: false, ipBase }), { connections: 10, expect: 201 });
       await load(stack.urls.bare, requestsFor(warmPart, { bare: true, ipBase }), { connections: 10, expect: 201 });
       ipBase += warmCount;
       const run = (url, list) => loadWithCpu(stack, url, list, { connections: CONNECTIONS, expect: 201 });
       const project = await run(stack.urls.fleet, requestsFor(measured, { bare: false, ipBase }));
+      await settle();
       const bare = await run(stack.urls.bare, requestsFor(measured, { bare: true, ipBase }));
       const guarded = floor ? await run(stack.urls.bare, requestsFor(measured, { guarded: true, ipBase })) : undefined;
       ipBase += count;
       log(`registration ${size}: project ${JSON.stringify(project)} bare ${JSON.stringify(bare)}`);
       if (guarded) log(`registration ${size}: the route's writes alone ${JSON.stringify(guarded)}`);
-      rows.push({ size, existing, project, bare, guarded });
+      // The tail at one offered rate for both sides (issue 31: "at the same offered rate"): open loop, each
+      // request sent on its schedule whatever came back, so a side's p99 is its stalls, not the queue a closed
+      // loop at its own saturation builds (the runs above).
+      let atRate;
+      if (tail) {
+        const open = (url, bare) =>
+          openLoad(url, requestsFor(tailPart, { bare, ipBase }), { rate: tail.rate, expect: 201 });
+        const project = await open(stack.urls.fleet, false);
+        await settle();
+        atRate = { project, bare: await open(stack.urls.bare, true) };
+        ipBase += tailCount;
+        log(
+          `registration ${size} at ${tail.rate}/s: project ${JSON.stringify(atRate.project)} bare ${JSON.stringify(atRate.bare)}`,
+        );
+      }
+      rows.push({ size, existing, project, bare, guarded, atRate });
+    }
+    if (profile) {
+      // The CPU profile: after the passes, in a fresh workerd on the same storage with the inspector on (the passes
+      // ran without it: stack.mjs, restart), of a warm-up's shape: 200 registrations at 10 connections, on projects
+      // of their own beside the last pass's rows.
+      await stack.restart({ inspect: true });
+      const warmUp = 50; // the fresh isolate's start (compilation, the verifier's warm-up) is not profiled
+      const signed = await signActions(fx, projects.slice(sizes.length * perPass), warmUp + warmCount);
+      ipBase += 1_000_000;
+      const requests = requestsFor(signed, { bare: false, ipBase });
+      await load(stack.urls.fleet, requests.slice(0, warmUp), { connections: 10, expect: 201 });
+      const profiled = requests.slice(warmUp);
+      cpu = await profileWhile("fleet", () => load(stack.urls.fleet, profiled, { connections: 10, expect: 201 }));
     }
   } finally {
     await stack.dispose().catch(() => {});

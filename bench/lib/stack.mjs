@@ -2,7 +2,7 @@
 // workerd it pins): local D1, KV, Durable Objects and Cache, no `wrangler dev` in the path. Each worker gets its
 // own loopback socket straight into the worker (no miniflare entry proxy in front), the way `workerd serve` would.
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig, unstable_splitSqlQuery } from "wrangler";
@@ -81,6 +81,22 @@ function childWorkerdPid() {
 }
 
 /**
+ * A workerd whose stdout is /dev/null: the request lines (one per request, shared/http/request-log.ts) are still
+ * made and written by the isolate, so they stay measured, but no process wakes to read them. Through miniflare's
+ * pipe each line woke this process, which also runs the load generator, and was printed again: CPU on the
+ * product's side only (the bare worker logs nothing), which on the platform goes to Workers Logs outside the
+ * isolate. stderr (errors) still reaches this process's stderr.
+ */
+function quietWorkerd() {
+  const wrapper = path.join(ROOT, "bench", ".out", "workerd-quiet.sh");
+  mkdirSync(path.dirname(wrapper), { recursive: true });
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(require("workerd").default)} "$@" >/dev/null\n`, {
+    mode: 0o755,
+  });
+  return wrapper;
+}
+
+/**
  * Starts one workerd with `workers` (the first is miniflare's entry); `exposed` names the workers that get a
  * direct socket. Returns their URLs, the D1 handle for seeding, the workerd PID and memory readers.
  */
@@ -98,6 +114,8 @@ export async function startStack(workers, exposed, { quiet = true, inspect = fal
     ...(inspect && { inspectorPort: INSPECTOR_PORT }),
     workers: withSockets,
   };
+  // Read by miniflare when it starts workerd (a restart included); a path set by the caller is kept.
+  if (quiet) process.env.MINIFLARE_WORKERD_PATH ??= quietWorkerd();
   const mf = new Miniflare(options);
   await mf.ready;
   const urls = {};
@@ -111,10 +129,14 @@ export async function startStack(workers, exposed, { quiet = true, inspect = fal
     },
     /**
      * A fresh workerd with the same workers and the same storage (miniflare keeps it until `dispose`): every isolate
-     * starts again, with nothing left of what earlier requests allocated.
+     * starts again, with nothing left of what earlier requests allocated. `inspect` turns the inspector on or off
+     * for it: a measured run never goes through a workerd whose inspector is on, since V8 then records every
+     * console call (a request line each request) with its stack for the debugger, a cost the bare worker, which
+     * logs nothing, never pays.
      */
-    async restart() {
-      await mf.setOptions(options);
+    async restart({ inspect: withInspector = inspect } = {}) {
+      const { inspectorPort: _off, ...rest } = options;
+      await mf.setOptions({ ...rest, ...(withInspector && { inspectorPort: INSPECTOR_PORT }) });
       pid = childWorkerdPid();
     },
     db: (worker) => mf.getD1Database("DB", worker),

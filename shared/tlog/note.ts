@@ -1,7 +1,8 @@
 // C2SP signed-note (https://c2sp.org/signed-note) with Ed25519 keys: a text ending in a newline, a blank line, then
 // one line per signature, "— <key name> <base64(key hash ‖ signature)>". The key hash is the first four bytes of
 // SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ public key), 0x01 naming Ed25519; a verifier key is written
-// "<name>+<key hash, hex>+<base64(0x01 ‖ public key)>". Pure and synchronous.
+// "<name>+<key hash, hex>+<base64(0x01 ‖ public key)>". Pure and synchronous (signedNote takes a signature made
+// by a WebCrypto key, which is asynchronous).
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64, hex } from "@scure/base";
@@ -51,14 +52,29 @@ export function parseVerifierKey(text: string): NoteKey | undefined {
   return hex.encode(noteKeyHash(key)) === match[2] ? key : undefined;
 }
 
-/** Signs `text` (non-empty, ending in a newline) with a 32-byte Ed25519 secret key, as `name`. */
-export function signNote(text: string, name: string, secretKey: Uint8Array): string {
+/** The bytes a note's signature covers: its text, which must be non-empty and end in one newline. */
+export function noteMessage(text: string): Uint8Array {
   if (!text.endsWith("\n") || text.includes("\n\n"))
     throw new RangeError("a note's text ends in one newline, no blank lines");
-  const key = { name, publicKey: ed25519.getPublicKey(secretKey) };
-  if (!validName(name)) throw new RangeError("a key name is non-empty, without spaces or '+'");
-  const signature = ed25519.sign(utf8.encode(text), secretKey);
-  return `${text}\n${SIGNATURE_PREFIX}${name} ${base64.encode(Uint8Array.of(...noteKeyHash(key), ...signature))}\n`;
+  return utf8.encode(text);
+}
+
+/**
+ * The note of `text` signed by `key`, from the Ed25519 signature of `noteMessage(text)` made elsewhere (a
+ * WebCrypto key: the fleet's checkpoints, log/sign.ts).
+ */
+export function signedNote(text: string, key: NoteKey, signature: Uint8Array): string {
+  if (!validName(key.name)) throw new RangeError("a key name is non-empty, without spaces or '+'");
+  if (signature.length !== 64) throw new RangeError("an Ed25519 signature is 64 bytes");
+  noteMessage(text);
+  const line = base64.encode(Uint8Array.of(...noteKeyHash(key), ...signature));
+  return `${text}\n${SIGNATURE_PREFIX}${key.name} ${line}\n`;
+}
+
+/** Signs `text` (non-empty, ending in a newline) with a 32-byte Ed25519 secret key, as `name`. */
+export function signNote(text: string, name: string, secretKey: Uint8Array): string {
+  const signature = ed25519.sign(noteMessage(text), secretKey);
+  return signedNote(text, { name, publicKey: ed25519.getPublicKey(secretKey) }, signature);
 }
 
 export interface OpenedNote {

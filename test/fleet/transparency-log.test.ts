@@ -26,6 +26,7 @@ import { openNote, parseVerifierKey, signNote } from "../../shared/tlog/note";
 import { app } from "../../workers/fleet/src/app";
 import { integrateFor } from "../../workers/fleet/src/log/integrate";
 import { logKey } from "../../workers/fleet/src/log/key";
+import { signCheckpoint } from "../../workers/fleet/src/log/sign";
 import { hashLeaves } from "../../workers/fleet/src/registry/leaf-hashes";
 import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
 import { integrateLog, loggedProject } from "../helpers/log";
@@ -77,6 +78,26 @@ describe("transparency log", () => {
     expect(checkpoint.size).toBe(5);
     expect(checkpoint.origin).toMatch(new RegExp(`/log/${projectId}$`));
     expect(checkpoint.root).toEqual(rootOf(bodies.map((b) => leafHash(utf8(b.body)))));
+  });
+
+  it("the integrator's WebCrypto signature makes the same note, byte for byte, as the reference signer", async () => {
+    const { owner, projectId } = await loggedProject(2);
+    await integrateLog(projectId);
+    const served = await (await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`)).text();
+    const text = served.slice(0, served.lastIndexOf("\n\n") + 1);
+    const seed = base64urlnopad.decode(AUDIT_KEY.d);
+    expect(served).toBe(signNote(text, FLEET_HOST, seed));
+    // The empty log's checkpoint (a project before its first registration) is signed the same way.
+    const key = logKey(env, FLEET);
+    expect(await signCheckpoint(key, "x/log/proj_empty\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n")).toBe(
+      signNote("x/log/proj_empty\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n", FLEET_HOST, seed),
+    );
+  });
+
+  it("an audit key WebCrypto cannot import answers signing_key_unset, not a 500", async () => {
+    const { x: _x, ...withoutX } = AUDIT_KEY;
+    const key = logKey({ FLEET_SIGNING_KEY: JSON.stringify(withoutX) }, FLEET);
+    await expect(signCheckpoint(key, "x/log/p\n0\nAA==\n")).rejects.toMatchObject({ reason: "signing_key_unset" });
   });
 
   it("every envelope's inclusion proof verifies against the checkpoint", async () => {

@@ -5,11 +5,11 @@
 // once (the project's Durable Object and the cron's catch-up): every write only grows what it touches (store.ts).
 import type { Db } from "../../../../shared/db/client";
 import { checkpointText } from "../../../../shared/tlog/checkpoint";
-import { signNote } from "../../../../shared/tlog/note";
 import { integrate } from "../../../../shared/tlog/tile-proofs";
 import { edgeTiles } from "../../../../shared/tlog/tiles";
 import { activityCountsStatement } from "../activity/store";
 import { type LogKey, logOrigin } from "./key";
+import { signCheckpoint } from "./sign";
 import { contiguousLeaves, integrationWrites, leavesQuery, readState, tilesOf, tilesQuery } from "./store";
 
 /** Leaves integrated per batch: 16 level-0 tiles, a 256 KiB read of hashes, well inside one invocation's limits. */
@@ -36,7 +36,7 @@ export async function integrateBatch(db: Db, key: LogKey, projectId: string, now
   const tiles = tilesOf((edge?.results ?? []) as { level: number; idx: number; hashes: string }[]);
   const next = integrate(from, tiles, leaves);
   const text = checkpointText({ origin: logOrigin(key, projectId), size: next.size, root: next.root, extensions: [] });
-  const checkpoint = signNote(text, key.name, key.secret);
+  const checkpoint = await signCheckpoint(key, text);
   // The activity counts first: they read the stored size this batch is about to move (activity/store.ts).
   await db.$client.batch([
     activityCountsStatement(db, projectId, next.size),

@@ -11,7 +11,7 @@ import { AppError } from "../../../../shared/errors";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { checkpointText } from "../../../../shared/tlog/checkpoint";
 import { type Hash, rootOf } from "../../../../shared/tlog/merkle";
-import { signNote, verifierKey } from "../../../../shared/tlog/note";
+import { verifierKey } from "../../../../shared/tlog/note";
 import {
   consistencyFromTiles,
   inclusionFromTiles,
@@ -23,6 +23,7 @@ import { type Access, projectAccess } from "../access";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 import { logKey, logOrigin } from "../log/key";
+import { signCheckpoint } from "../log/sign";
 import { readState, readTiles } from "../log/store";
 import { leafAndSize, logIds } from "../registry/log";
 import { ProjectId } from "../schemas";
@@ -39,7 +40,7 @@ export async function currentCheckpoint(c: Context<FleetEnv>, access: Access, pr
   if (state) return state.checkpoint;
   const key = keyOf(c);
   const text = checkpointText({ origin: logOrigin(key, projectId), size: 0, root: rootOf([]), extensions: [] });
-  return signNote(text, key.name, key.secret);
+  return signCheckpoint(key, text);
 }
 
 /** The integrated size (0 before the first integration). */

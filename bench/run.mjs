@@ -400,7 +400,7 @@ if (only.includes("check")) {
   const q = ratio(r.project.okPerSecond, r.bare.okPerSecond);
   const rounds = r.runs.map((run) => ratio(run.project.okPerSecond, run.bare.okPerSecond));
   table_.push({
-    benchmark: "`/api/check` cache hit on the verify bundle (req/s, p50/p99 ms; the median of five rounds)",
+    benchmark: `\`/api/check\` cache hit on the verify bundle (req/s, p50/p99 ms; the median of ${settings.check.rounds} rounds)`,
     size: `${num(r.project.sent)} requests a round`,
     project: `${num(r.project.okPerSecond)}/s, ${r.project.p50}/${r.project.p99} ms${r.stillHit ? "" : " (cache expired during the run!)"}`,
     baseline: `${num(r.bare.okPerSecond)}/s, ${r.bare.p50}/${r.bare.p99} ms (bare Hono, constant JSON)`,

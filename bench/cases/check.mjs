@@ -90,7 +90,7 @@ async function measure({ fx, verify, bare, count, rounds, profile, esplora, rela
     const byRatio = [...runs].sort(
       (a, b) => a.project.okPerSecond / a.bare.okPerSecond - b.project.okPerSecond / b.bare.okPerSecond,
     );
-    const { project, bare: baseline } = byRatio[Math.floor(runs.length / 2)];
+    const { project, bare: baseline } = byRatio[Math.floor((runs.length - 1) / 2)]; // the lower middle of an even count
     const best = (side) => runs.map((run) => run[side]).reduce((a, b) => (b.okPerSecond > a.okPerSecond ? b : a));
     const probe = await fetch(`${stack.urls.verify}${path}`, { headers: { "cf-connecting-ip": "192.0.2.3" } });
     await probe.text();

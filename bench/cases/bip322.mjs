@@ -7,6 +7,7 @@
 // verify: a fresh workerd per side, the first request that touches the curve minus an empty request.
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
+import { medianBy } from "../lib/load.mjs";
 import { startStack } from "../lib/stack.mjs";
 
 export const KINDS = ["p2pkh", "p2sh-p2wpkh", "p2wpkh", "p2tr"];
@@ -163,10 +164,9 @@ export async function bip322({ fx, bundles, ms, tries, coldRuns, log }) {
         starts[side]?.push(start);
       }
     }
-    const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const row = { kind, ...Object.fromEntries(Object.entries(sides).map(([side, xs]) => [side, median(xs)])) };
-    row.startWarmed = median(starts.wasm);
-    row.startUnwarmed = median(starts.unwarmed);
+    const row = { kind, ...Object.fromEntries(Object.entries(sides).map(([side, xs]) => [side, medianBy(xs)])) };
+    row.startWarmed = medianBy(starts.wasm);
+    row.startUnwarmed = medianBy(starts.unwarmed);
     log(
       `bip322 first verify ${kind}: wasm ${fmtMs(row.wasm)} (unwarmed ${fmtMs(row.unwarmed)}), noble ${fmtMs(row.noble)}, bip322-js ${fmtMs(row.reference)}; start ${fmtMs(row.startWarmed)} warmed, ${fmtMs(row.startUnwarmed)} not`,
     );

@@ -9,7 +9,7 @@ import WebSocket from "ws";
 import { startEsplora } from "../../test/harness/esplora-server.mjs";
 import { attestationEvent } from "../../test/harness/nostr-event.mjs";
 import { startRelay } from "../../test/harness/nostr-relay.mjs";
-import { interleavedIp, load, loadWithCpu } from "../lib/load.mjs";
+import { interleavedIp, load, loadWithCpu, medianBy } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
 import { benchWorker, productWorker, startStack } from "../lib/stack.mjs";
 
@@ -87,10 +87,7 @@ async function measure({ fx, verify, bare, count, rounds, profile, esplora, rela
     // The figure: the median round, by its own ratio (the product's rate over the bare's measured right after it):
     // two figures taken seconds apart, where each side's best round (shown beside it) pairs the product's best
     // moment with the bare worker's, often minutes apart in machine state (issue 31, item 7).
-    const byRatio = [...runs].sort(
-      (a, b) => a.project.okPerSecond / a.bare.okPerSecond - b.project.okPerSecond / b.bare.okPerSecond,
-    );
-    const { project, bare: baseline } = byRatio[Math.floor((runs.length - 1) / 2)]; // the lower middle of an even count
+    const { project, bare: baseline } = medianBy(runs, (run) => run.project.okPerSecond / run.bare.okPerSecond);
     const best = (side) => runs.map((run) => run[side]).reduce((a, b) => (b.okPerSecond > a.okPerSecond ? b : a));
     const probe = await fetch(`${stack.urls.verify}${path}`, { headers: { "cf-connecting-ip": "192.0.2.3" } });
     await probe.text();

@@ -2,6 +2,7 @@
 // WebCrypto Ed25519 `verify` of the same token's signature. Each request loops `n` times; the figure is
 // n / (best time of n-loop request − best time of an n=0 request), best of 5, so HTTP is not measured. Five passes
 // of both sides; the figure is the median pass's.
+import { medianBy } from "../lib/load.mjs";
 import { benchSecrets, benchWorker, startStack } from "../lib/stack.mjs";
 
 const ISSUER = "http://localhost:8787";
@@ -67,8 +68,7 @@ export async function cookie({ fx, bundles, n, log }) {
       passes.push({ project: result.kit, baseline: result.webcrypto, ratio: result.kit / result.webcrypto });
       log(`cookie pass ${pass + 1}: kit ${result.kit.toFixed(0)}/s, webcrypto ${result.webcrypto.toFixed(0)}/s`);
     }
-    const median = [...passes].sort((a, b) => a.ratio - b.ratio)[Math.floor(PASSES / 2)];
-    return { ...median, passes, tokenBytes: token.length };
+    return { ...medianBy(passes, (pass) => pass.ratio), passes, tokenBytes: token.length };
   } finally {
     await stack.dispose().catch(() => {});
   }

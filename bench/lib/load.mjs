@@ -89,6 +89,10 @@ export function interleavedIp(base, i, total, perIp) {
 export const percentile = (sorted, p) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
 
+/** The median of `items` by `value` (the lower middle of an even count), `items` left as they are. */
+export const medianBy = (items, value = (x) => x) =>
+  [...items].sort((a, b) => value(a) - value(b))[Math.floor((items.length - 1) / 2)];
+
 /**
  * Connections the open-loop sender keeps to the server at most. Without a bound, a server that falls behind gets
  * a new connection for every waiting request: at 500/s for a minute that passed workerd's open-file limit and

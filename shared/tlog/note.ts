@@ -52,10 +52,14 @@ export function parseVerifierKey(text: string): NoteKey | undefined {
   return hex.encode(noteKeyHash(key)) === match[2] ? key : undefined;
 }
 
-/** The bytes a note's signature covers: its text, which must be non-empty and end in one newline. */
-export function noteMessage(text: string): Uint8Array {
+function checkNoteText(text: string): void {
   if (!text.endsWith("\n") || text.includes("\n\n"))
     throw new RangeError("a note's text ends in one newline, no blank lines");
+}
+
+/** The bytes a note's signature covers: its text, which must be non-empty and end in one newline. */
+export function noteMessage(text: string): Uint8Array {
+  checkNoteText(text);
   return utf8.encode(text);
 }
 
@@ -66,7 +70,7 @@ export function noteMessage(text: string): Uint8Array {
 export function signedNote(text: string, key: NoteKey, signature: Uint8Array): string {
   if (!validName(key.name)) throw new RangeError("a key name is non-empty, without spaces or '+'");
   if (signature.length !== 64) throw new RangeError("an Ed25519 signature is 64 bytes");
-  noteMessage(text);
+  checkNoteText(text);
   const line = base64.encode(Uint8Array.of(...noteKeyHash(key), ...signature));
   return `${text}\n${SIGNATURE_PREFIX}${key.name} ${line}\n`;
 }

@@ -2,6 +2,8 @@
 // takes a share of a bucket's tokens (rate-limiter.ts `lease`) and spends them locally until they run out or the
 // lease ends; unspent tokens go back with the next lease. Tokens leave the bucket when leased, so the rule is never
 // exceeded however the isolates spend them; the cost of a lease that lapses unspent is admitting fewer, never more.
+// A lease of a bucket that fails open is renewed before it runs out (`renewDue`, middleware.ts), so a client at
+// speed waits for its first lease only.
 import type { LeaseDecision } from "./token-bucket";
 
 /** A lease's life: past it, its unspent tokens are returned at the next lease of the bucket. */
@@ -12,6 +14,12 @@ export const LEASE_WANT = 64;
 export const MAX_LEASES = 10_000;
 /** How long a request waits for another request's lease call of the same bucket before making its own. */
 export const LEASE_WAIT_MS = 250;
+/**
+ * A lease of a bucket that fails open is renewed ahead of need (in the background, `renewDue`) once it holds this
+ * few tokens or ends within RENEW_WITHIN_MS: a client at speed then never waits for its next lease (issue 31's tail).
+ */
+export const RENEW_BELOW = LEASE_WANT / 4;
+export const RENEW_WITHIN_MS = 1_000;
 
 /** What a request is told, in the bucket's terms (the RateLimit headers come from it). */
 export interface Admission {
@@ -57,6 +65,25 @@ export class LeaseBook {
   calling(key: string, now: number): boolean {
     const since = this.#calling.get(key);
     return since !== undefined && now - since < LEASE_WAIT_MS;
+  }
+
+  /** True while this isolate can answer for `key` without a call: tokens of a live lease, or a known refusal. */
+  holds(key: string, now: number): boolean {
+    const lease = this.#leases.get(key);
+    if (!lease) return false;
+    return now < lease.deniedUntil || (lease.tokens >= 1 && now < lease.expiresAt);
+  }
+
+  /**
+   * True when the lease of `key` runs low (RENEW_BELOW tokens or RENEW_WITHIN_MS left) while its bucket had tokens
+   * to spare when it was granted, and no call is in flight: the next lease can be asked for now, before a request
+   * needs it. Its tokens add to those still held (`record`), so nothing is spent that the bucket did not grant.
+   */
+  renewDue(key: string, now: number): boolean {
+    const lease = this.#leases.get(key);
+    if (!lease || lease.bucketRemaining < 1 || now >= lease.expiresAt) return false;
+    if (lease.tokens > RENEW_BELOW && lease.expiresAt - now > RENEW_WITHIN_MS) return false;
+    return !this.calling(key, now);
   }
 
   /** Spends one leased token, or refuses while the bucket is known empty; undefined: ask for a lease. */

@@ -2,7 +2,7 @@
 // answers 429 `rate_limited` with Retry-After, and sets the IETF RateLimit headers on every answer. When the limiter
 // itself fails, auth routes fail closed (refuse) and read routes fail open (serve): a broken limiter must not open a
 // brute-force window, nor take the public read API down.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../errors";
 import { clientIpKey } from "../http/client-ip";
 import { errorFields } from "../http/request-line";
@@ -52,6 +52,55 @@ async function leaseOnce(
   }
 }
 
+/** Keeps a promise's work alive past the answer (the request's `waitUntil`). */
+export type Background = (work: Promise<unknown>) => void;
+
+/** The request's `waitUntil` through Hono, or undefined where the context has none (a bare `app.request`). */
+export function backgroundOf(c: Context): Background | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (work) => ctx.waitUntil(work);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The next lease of a bucket that fails open, asked for while the current one still has tokens (`renewDue`),
+ * from the request's background: the tokens still held are kept (none handed back), the new ones add to them. A
+ * failure is logged; the next request that finds the lease spent asks as ever.
+ */
+async function renewAhead(ns: DurableObjectNamespace<RateLimiter>, leases: LeaseBook, key: string, rule: BucketRule) {
+  if (!leases.begin(key, Date.now())) return;
+  try {
+    leases.record(key, await limiterFor(ns, key).lease(key, rule, LEASE_WANT, 0, false), Date.now());
+  } catch (err) {
+    logEvent(undefined, "rate_limiter_unavailable", { bucket: key.split("|")[0], ...errorFields(err) }, "error");
+  } finally {
+    leases.end(key);
+  }
+}
+
+/**
+ * Lease calls for those of `buckets` this isolate can answer nothing for, made at once: a request that takes
+ * several buckets in turn (a project caller's share, then the project) then waits one round trip, not one per
+ * bucket. Leasing spends nothing: the takes that follow, in their order, decide. A failure is left to them.
+ */
+export async function leaseTogether(
+  ns: DurableObjectNamespace<RateLimiter>,
+  buckets: readonly (readonly [key: string, rule: BucketRule])[],
+  failClosed: boolean,
+): Promise<void> {
+  book ??= new LeaseBook();
+  const leases = book;
+  const now = Date.now();
+  const needed = buckets.filter(([key]) => !leases.holds(key, now) && !leases.calling(key, now));
+  if (needed.length < 2) return;
+  await Promise.all(
+    needed.map(([key, rule]) => leaseOnce(ns, leases, key, rule, failClosed, 0).catch(() => undefined)),
+  );
+}
+
 /** The IETF RateLimit-Policy header's value for a rule: the same on every answer of the route. */
 export function rateLimitPolicy(rule: BucketRule): string {
   return `${rule.capacity};w=${Math.round(rule.windowMs / 1000)}`;
@@ -83,9 +132,13 @@ export async function takeNamed(
   key: string,
   rule: BucketRule,
   failClosed = true,
+  background?: Background,
 ): Promise<Admission | undefined> {
   book ??= new LeaseBook();
   let decision = book.take(key, Date.now());
+  if (decision?.allowed && background && !failClosed && book.renewDue(key, Date.now())) {
+    background(renewAhead(ns, book, key, rule));
+  }
   // Each lease either leaves tokens here or records the bucket's refusal, and a wait on another request's call
   // ends with that call or after LEASE_WAIT_MS, so this ends.
   for (let round = 0; !decision; round++) {
@@ -124,14 +177,15 @@ export function limitRequest(
   ns: DurableObjectNamespace<RateLimiter>,
   options: RateLimitOptions,
   request: Request,
+  background?: Background,
 ): Promise<Admission | undefined> {
   const key = `${options.bucket}|${clientIpKey(request.headers)}`;
-  return takeNamed(ns, key, options.rule, options.failClosed);
+  return takeNamed(ns, key, options.rule, options.failClosed, background);
 }
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<LimiterEnv> {
   return async (c, next) => {
-    const decision = await limitRequest(c.env.RATE_LIMITER, options, c.req.raw);
+    const decision = await limitRequest(c.env.RATE_LIMITER, options, c.req.raw, backgroundOf(c));
     await next();
     if (decision) for (const [name, value] of rateLimitHeaders(options.rule, decision)) c.header(name, value);
   };

@@ -2,8 +2,8 @@
 // Durable Object call, and yet no more pass than the rule allows, concurrent or not.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LEASE_MS, LeaseBook } from "../../shared/rate-limit/lease";
-import { takeNamed } from "../../shared/rate-limit/middleware";
+import { LEASE_MS, LeaseBook, RENEW_BELOW, RENEW_WITHIN_MS } from "../../shared/rate-limit/lease";
+import { leaseTogether, takeNamed } from "../../shared/rate-limit/middleware";
 import type { RateLimiter } from "../../shared/rate-limit/rate-limiter";
 import { AUTH_RULE, READ_RULE } from "../../shared/rate-limit/rules";
 import { LIMITER_SHARDS, limiterFor } from "../../shared/rate-limit/shards";
@@ -58,6 +58,52 @@ describe("the isolate's lease book", () => {
     expect(book.take("k", t0)?.allowed).toBe(true);
   });
 
+  it("holds a bucket while a live lease has tokens or a refusal stands, not once it is spent or ended", () => {
+    const book = new LeaseBook();
+    const t0 = 1_000_000;
+    expect(book.holds("k", t0)).toBe(false);
+    book.record("k", leaseTokens(READ_RULE, undefined, t0, 1, 0), t0);
+    expect(book.holds("k", t0)).toBe(true);
+    expect(book.holds("k", t0 + LEASE_MS)).toBe(false); // ended
+    book.take("k", t0);
+    expect(book.holds("k", t0)).toBe(false); // spent
+    book.record("r", leaseTokens(AUTH_RULE, { tokens: 0, updatedAt: t0 }, t0, 64, 0), t0);
+    expect(book.holds("r", t0)).toBe(true); // the refusal answers without a call
+  });
+
+  it("asks for the next lease ahead of need: few tokens left or near its end, never when the bucket had none to spare", () => {
+    const book = new LeaseBook();
+    const t0 = 1_000_000;
+    book.record("k", leaseTokens(READ_RULE, undefined, t0, 64, 0), t0); // 52 granted, 8 left in the bucket
+    expect(book.renewDue("k", t0)).toBe(false);
+    while (book.take("k", t0) && !book.renewDue("k", t0));
+    expect(book.take("k", t0)?.remaining).toBeGreaterThan(0);
+    book.record("n", leaseTokens(READ_RULE, undefined, t0, 64, 0), t0);
+    expect(book.renewDue("n", t0 + LEASE_MS - RENEW_WITHIN_MS - 1)).toBe(false);
+    expect(book.renewDue("n", t0 + LEASE_MS - RENEW_WITHIN_MS)).toBe(true);
+    expect(book.renewDue("n", t0 + LEASE_MS)).toBe(false); // ended: the next request asks as ever
+    // A call in flight: no second one.
+    expect(book.begin("n", t0 + LEASE_MS - 10)).toBe(true);
+    expect(book.renewDue("n", t0 + LEASE_MS - 5)).toBe(false);
+    // The last of a bucket (nothing left to spare when granted): renewing early would only ask an empty bucket.
+    const last = leaseTokens(READ_RULE, { tokens: 1, updatedAt: t0 }, t0, 64, 0);
+    expect(last.remaining).toBe(0);
+    book.record("e", last, t0);
+    expect(book.renewDue("e", t0)).toBe(false);
+  });
+
+  it("tokens of a lease renewed ahead add to those still held, with the new lease's life", () => {
+    const book = new LeaseBook();
+    const t0 = 1_000_000;
+    book.record("k", leaseTokens(READ_RULE, undefined, t0, 20, 0), t0);
+    for (let i = 0; i < 20 - RENEW_BELOW; i++) book.take("k", t0);
+    expect(book.renewDue("k", t0)).toBe(true);
+    book.record("k", leaseTokens(READ_RULE, { tokens: 40, updatedAt: t0 }, t0 + 1_000, 10, 0), t0 + 1_000);
+    let spent = 0;
+    while (book.take("k", t0 + 1_000 + LEASE_MS - 1)?.allowed) spent += 1;
+    expect(spent).toBe(RENEW_BELOW + 10);
+  });
+
   it("remembers a refusal until the bucket has a token again", () => {
     const book = new LeaseBook();
     const t0 = 1_000_000;
@@ -110,6 +156,86 @@ describe("against the limiter object", () => {
     // 52, then half of what is left each time: 4, 2, 1, 1 (the last from the refill while they ran).
     expect(calls.n).toBeLessThanOrEqual(6);
     await expect(takeNamed(ns, key, READ_RULE)).rejects.toMatchObject({ reason: "rate_limited" });
+  });
+});
+
+describe("leases ahead of need and together (issue 31's tail)", () => {
+  it("a client at speed on a bucket that fails open never waits for its next lease: it is asked for in the background", async () => {
+    const { ns, calls } = counted(env.RATE_LIMITER);
+    const key = `ahead-test|${crypto.randomUUID()}`;
+    const background: Promise<unknown>[] = [];
+    const keep = (work: Promise<unknown>) => background.push(work);
+    // A request whose call is its own (not in the background) waited for it.
+    let waited = 0;
+    for (let i = 0; i < READ_RULE.capacity; i++) {
+      const [before, pushed] = [calls.n, background.length];
+      await takeNamed(ns, key, READ_RULE, false, keep);
+      if (calls.n > before && background.length === pushed) waited += 1;
+      await Promise.all(background); // the renewal lands before the next request, as it does between requests
+    }
+    expect(waited).toBe(1); // the first request of the minute, never a renewal
+    expect(background.length).toBeGreaterThan(0);
+    expect(calls.n).toBeLessThanOrEqual(8);
+    // Every token of the minute was spent: the next one is refused, as without leases ahead.
+    await expect(takeNamed(ns, key, READ_RULE, false, keep)).rejects.toMatchObject({ reason: "rate_limited" });
+  });
+
+  it("a bucket that fails closed (sign-in, codes) is never leased ahead: it asks only when its lease is spent", async () => {
+    const { ns, calls } = counted(env.RATE_LIMITER);
+    const key = `ahead-closed|${crypto.randomUUID()}`;
+    const background: Promise<unknown>[] = [];
+    for (let i = 0; i < AUTH_RULE.capacity; i++) await takeNamed(ns, key, AUTH_RULE, true, (w) => background.push(w));
+    expect(background).toHaveLength(0);
+    await expect(takeNamed(ns, key, AUTH_RULE)).rejects.toMatchObject({ reason: "rate_limited" });
+    expect(calls.n).toBeGreaterThan(1);
+  });
+
+  it("leases two buckets a request takes in turn with one round trip of calls, and asks nothing for buckets it holds", async () => {
+    const { ns, calls } = counted(env.RATE_LIMITER);
+    const share = `together-share|${crypto.randomUUID()}`;
+    const project = `together-project|${crypto.randomUUID()}`;
+    await leaseTogether(
+      ns,
+      [
+        [share, READ_RULE],
+        [project, READ_RULE],
+      ],
+      false,
+    );
+    expect(calls.n).toBe(2);
+    await takeNamed(ns, share, READ_RULE, false);
+    await takeNamed(ns, project, READ_RULE, false);
+    await leaseTogether(
+      ns,
+      [
+        [share, READ_RULE],
+        [project, READ_RULE],
+      ],
+      false,
+    );
+    expect(calls.n).toBe(2); // both held: no call, and the takes above spent from the leases
+  });
+
+  it("leasing spends nothing: a refusal of the first bucket leaves the second's tokens to the next request", async () => {
+    const share = `together-refused|${crypto.randomUUID()}`;
+    const project = `together-kept|${crypto.randomUUID()}`;
+    for (let i = 0; i < AUTH_RULE.capacity; i++) await takeNamed(env.RATE_LIMITER, share, AUTH_RULE, false);
+    await leaseTogether(
+      env.RATE_LIMITER,
+      [
+        [share, AUTH_RULE],
+        [project, AUTH_RULE],
+      ],
+      false,
+    );
+    await expect(takeNamed(env.RATE_LIMITER, share, AUTH_RULE, false)).rejects.toMatchObject({
+      reason: "rate_limited",
+    });
+    // The project's 20 are all there: the lease took tokens out of its bucket into this isolate, none was spent.
+    for (let i = 0; i < AUTH_RULE.capacity; i++) await takeNamed(env.RATE_LIMITER, project, AUTH_RULE, false);
+    await expect(takeNamed(env.RATE_LIMITER, project, AUTH_RULE, false)).rejects.toMatchObject({
+      reason: "rate_limited",
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import type { Db } from "../../../shared/db/client";
 import { AppError } from "../../../shared/errors";
-import { rateLimit, takeNamed } from "../../../shared/rate-limit/middleware";
+import { backgroundOf, leaseTogether, rateLimit, takeNamed } from "../../../shared/rate-limit/middleware";
 import type { BucketRule } from "../../../shared/rate-limit/token-bucket";
 import { noteRefusal } from "./activity/refusals";
 import type { RefusalBucket } from "./activity/store";
@@ -25,16 +25,28 @@ export const routeLimit = (bucket: string) =>
 /** Fails open: when the limiter is down, the per-IP bucket of the route still applies. */
 export async function takeProjectToken(c: Context<FleetEnv>, projectId: string, caller: Caller, db: Db): Promise<void> {
   const who = caller.kind === "token" ? `token:${caller.tokenId}` : `account:${caller.accountId}`;
+  const share = `project-caller|${projectId}|${who}`;
+  const project = `project|${projectId}`;
+  const background = backgroundOf(c);
   /** A refusal is counted for the project's activity (issue 30), then answered as ever. */
   const take = async (key: string, rule: BucketRule, bucket: RefusalBucket) => {
     try {
-      await takeNamed(c.env.RATE_LIMITER, key, rule, false);
+      await takeNamed(c.env.RATE_LIMITER, key, rule, false, background);
     } catch (err) {
       if (err instanceof AppError && err.reason === "rate_limited") noteRefusal(c.executionCtx, db, projectId, bucket);
       throw err;
     }
   };
-  // The caller's own share first: one caller running flat out empties its share, never the project's bucket.
-  await take(`project-caller|${projectId}|${who}`, FLEET_CALLER_SHARE_RULE, "caller");
-  await take(`project|${projectId}`, FLEET_PROJECT_RULE, "project");
+  // Leases for both that this isolate lacks are asked for at once (one round trip, issue 31's tail); then the
+  // caller's own share first: one caller running flat out empties its share, never the project's bucket.
+  await leaseTogether(
+    c.env.RATE_LIMITER,
+    [
+      [share, FLEET_CALLER_SHARE_RULE],
+      [project, FLEET_PROJECT_RULE],
+    ],
+    false,
+  );
+  await take(share, FLEET_CALLER_SHARE_RULE, "caller");
+  await take(project, FLEET_PROJECT_RULE, "project");
 }

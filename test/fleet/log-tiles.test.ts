@@ -109,6 +109,20 @@ describe("the log as tiles", () => {
     expect(note.split("\n")[1]).toBe("2");
   });
 
+  it("a poke sets the alarm between 0.75 and 1 interval out, at random, so projects poked together drift apart", async () => {
+    const interval = 3_600_000; // vitest.config.ts: LOG_CHECKPOINT_INTERVAL_MS
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const projectId = `proj_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+      const before = Date.now();
+      const at = await env.LOG_INTEGRATOR.get(env.LOG_INTEGRATOR.idFromName(projectId)).poke(projectId);
+      expect(at - before).toBeGreaterThanOrEqual(0.75 * interval - 1);
+      expect(at - Date.now()).toBeLessThanOrEqual(interval);
+      waits.push(at - before);
+    }
+    expect(new Set(waits).size).toBeGreaterThan(1);
+  });
+
   it("a tile client written from the C2SP specs reads a 100,000-leaf log and verifies every proof it asks for", async () => {
     const n = 100_000;
     const { owner, projectId } = await ownerWithProject("tiles");

@@ -16,6 +16,13 @@ import { projectDb } from "../registry/shards";
  * LOG_CHECKPOINT_INTERVAL_MS overrides it (the tests set an hour and integrate explicitly: test/helpers/log.ts).
  */
 export const CHECKPOINT_INTERVAL_MS = 1_000;
+/**
+ * The share of the interval a poke may take off its wait, at random. Projects poked together (a client writing to
+ * several, a deploy's first minute) would otherwise integrate together every interval, one batch after another on
+ * the database and, locally, on the registrations' thread (issue 31's tail: 5–30 ms once a second); with a wait of
+ * 0.75–1 interval they drift apart within a few intervals. The bound stays the interval.
+ */
+const INTERVAL_SPREAD = 0.25;
 /** How long one alarm integrates before handing over to the next (re-armed at once). */
 const ALARM_BUDGET_MS = 5_000;
 const PROJECT_KEY = "project";
@@ -45,7 +52,8 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
     await this.remember(projectId);
     const set = await this.ctx.storage.getAlarm();
     if (set !== null) return set;
-    const at = Date.now() + Number(this.env.LOG_CHECKPOINT_INTERVAL_MS ?? CHECKPOINT_INTERVAL_MS);
+    const interval = Number(this.env.LOG_CHECKPOINT_INTERVAL_MS ?? CHECKPOINT_INTERVAL_MS);
+    const at = Date.now() + Math.round(interval * (1 - INTERVAL_SPREAD * Math.random()));
     await this.ctx.storage.setAlarm(at);
     return at;
   }

@@ -11,7 +11,14 @@ import { audit } from "./cases/audit.mjs";
 import { bip322 } from "./cases/bip322.mjs";
 import { check } from "./cases/check.mjs";
 import { cookie } from "./cases/cookie.mjs";
-import { CHECKPOINT_INTERVAL_MS, committedRegistration, INTEGRATION_BATCH, logBench, ROUTES } from "./cases/log.mjs";
+import {
+  CHECKPOINT_INTERVAL_MS,
+  committedRegistration,
+  INTEGRATION_BATCH,
+  LEAST_WAIT_MS,
+  logBench,
+  ROUTES,
+} from "./cases/log.mjs";
 import { registration } from "./cases/registration.mjs";
 import { shardsBench } from "./cases/shards.mjs";
 import { sustained } from "./cases/sustained.mjs";
@@ -33,7 +40,7 @@ const settings = {
   bip322: { ms: quick ? 150 : 600, tries: quick ? 3 : 5, coldRuns: quick ? 1 : 3 },
   registration: { count: quick ? 300 : 2_000, sizes: SIZES },
   // The tail at one offered rate for both sides: under the route's closed-loop rate, so neither side queues.
-  registrationTail: { rate: 400, count: quick ? 400 : 2_000 },
+  registrationTail: { rate: 400, warmUp: quick ? 100 : 400, count: quick ? 400 : 4_000 },
   sustained: quick
     ? { steps: [100, 200], stepSeconds: 3, seconds: 10 }
     : { steps: [150, 200, 250, 300, 350, 400, 450, 500], stepSeconds: 5, seconds: 60 },
@@ -168,22 +175,20 @@ if (only.includes("registration")) {
   }
   // Issue 31's goals: the rate at least 0.75 of the bare insert's (closed loop, each side at its own saturation),
   // and p99 at most twice the bare insert's at the same offered rate (open loop, settings.registrationTail).
-  const { rate: tailRate } = settings.registrationTail;
-  const answered = (r) => `${r.ok}×201 of ${r.sent}${r.errors ? `, ${r.errors} errors` : ""}`;
+  const { rate: tailRate, warmUp: tailWarmUp, count: tailCount } = settings.registrationTail;
+  const answered = (r) =>
+    `${r.ok}×201 of ${r.sent}${r.errors ? `, ${r.errors} errors` : ""}${r.warmUpFailed ? `, ${r.warmUpFailed} not 201 in the warm-up` : ""}`;
+  const atRate = (r) => `p50/p99 ${r.p50}/${r.p99} ms, warm-up p99 ${r.warmUpP99} ms (${answered(r)})`;
   const tail = rows.map((r) => ({
     rate: ratio(r.project.okPerSecond, r.bare.okPerSecond),
     p99: ratio(r.atRate.project.p99, Math.max(1, r.atRate.bare.p99)),
-    all: r.atRate.project.ok === r.atRate.project.sent && r.atRate.bare.ok === r.atRate.bare.sent,
+    all: [r.atRate.project, r.atRate.bare].every((s) => s.ok === s.sent && !s.errors && !s.warmUpFailed),
   }));
   table_.push({
-    benchmark: `Registration's rate (closed loop, of the bare insert's) and tail at ${tailRate}/s offered to both sides (open loop, p99 ÷ bare p99)`,
+    benchmark: `Registration's rate (closed loop, of the bare insert's) and tail at ${tailRate}/s offered to both sides (open loop, ${num(tailCount)} requests after ${num(tailWarmUp)} at the same rate: p99 ÷ bare p99)`,
     size: rows.map((r) => num(r.existing)).join(" / "),
-    project: rows
-      .map((r) => `p50/p99 ${r.atRate.project.p50}/${r.atRate.project.p99} ms (${answered(r.atRate.project)})`)
-      .join("; "),
-    baseline: rows
-      .map((r) => `p50/p99 ${r.atRate.bare.p50}/${r.atRate.bare.p99} ms (${answered(r.atRate.bare)})`)
-      .join("; "),
+    project: rows.map((r) => atRate(r.atRate.project)).join("; "),
+    baseline: rows.map((r) => atRate(r.atRate.bare)).join("; "),
     ratio: tail.map((t) => `${num(t.rate, 2)}; ${num(t.p99, 1)}x`).join(" / "),
     target: 'rate ≥ 0.75, p99 ≤ 2x (docs/scale.md, "The latency tail")',
     met: tail.every((t) => t.rate >= 0.75 && t.p99 <= 2 && t.all),
@@ -328,7 +333,7 @@ if (only.includes("log")) {
     table_.push({
       benchmark: "Log integration, one project (leaves/s from the poke to the checkpoint covering every leaf)",
       size: `${num(r.n)} leaves (seeded in D1 in ${num(r.seedMs / 1000, 1)} s)`,
-      project: `${num(i.perSecond)}/s: ${num(i.ms)} ms from the poke, of which the ${num(CHECKPOINT_INTERVAL_MS)} ms interval, then ${num(i.working)} ms integrating: ${num(i.steady)}/s`,
+      project: `${num(i.perSecond)}/s: ${num(i.ms)} ms from the poke, of which at least ${num(LEAST_WAIT_MS)} ms the wait, then at most ${num(i.working)} ms integrating: at least ${num(i.steady)}/s`,
       baseline: `registration ${against}; one project's by its rule ≤ 10/s (600/min)`,
       ratio: withinInterval
         ? `${num(q, 1)}x (the integrator's pace: fewer leaves than one interval's registrations)`
@@ -361,7 +366,7 @@ if (only.includes("log")) {
   const last = rows[rows.length - 1];
   registered.batchMs = (INTEGRATION_BATCH / last.integration.steady) * 1000;
   details.push(
-    `### Transparency log\n\nEach size is a project of its own whose \`log_leaves\` rows are written into D1 directly (no envelopes; proofs do not read them). \`POST /api/cron/reconcile\` pokes its integrator, which waits its ${num(CHECKPOINT_INTERVAL_MS)} ms interval and then integrates ${num(INTEGRATION_BATCH)} leaves a batch (an alarm runs batches for up to 5 s and re-arms at once while leaves remain); the harness reads the integrated size from D1 every 25 ms and checks the served checkpoint once at the end. The integration rate is from the poke (the cron request's start) to the checkpoint at N; the integrator's own pace beside it is N over the time after the interval (one batch at ${num(last.n)} leaves: ${num(registered.batchMs)} ms). The registration rate it is set against is the whole fleet's, the strictest reading: every project's integrator writes to the same database, and one project alone registers at most 10/s by its rule. Routes: every request distinct (a random leaf's envelope id, a random \`first\`; the checkpoint's URL is the project's), 10 connections, ${s.requests} requests per route, size and round, ${s.rounds} rounds over the sizes in turn, each figure its best round. Each round starts a fresh workerd on the same storage (\`stack.restart()\`), so every bucket is full again as it would be a minute later (the log routes' buckets fail open and live in the limiter objects' memory), and is warmed on a project of its own; in a round a project's ${3 * s.requests} requests stay under 0.8 of its 600/min, over 6 tokens (150/min each) and fresh addresses (25 each). Every request spends the project's bucket, so one project's log routes cannot be measured at more than 600 requests a minute.`,
+    `### Transparency log\n\nEach size is a project of its own whose \`log_leaves\` rows are written into D1 directly (no envelopes; proofs do not read them). \`POST /api/cron/reconcile\` pokes its integrator, which waits ${num(LEAST_WAIT_MS)}–${num(CHECKPOINT_INTERVAL_MS)} ms (0.75–1 interval, at random) and then integrates ${num(INTEGRATION_BATCH)} leaves a batch (an alarm runs batches for up to 5 s and re-arms at once while leaves remain); the harness reads the integrated size from D1 every 25 ms and checks the served checkpoint once at the end. The integration rate is from the poke (the cron request's start) to the checkpoint at N; the integrator's own pace beside it is at least N over the time after the least wait (one batch at ${num(last.n)} leaves: ${num(registered.batchMs)} ms). The registration rate it is set against is the whole fleet's, the strictest reading: every project's integrator writes to the same database, and one project alone registers at most 10/s by its rule. Routes: every request distinct (a random leaf's envelope id, a random \`first\`; the checkpoint's URL is the project's), 10 connections, ${s.requests} requests per route, size and round, ${s.rounds} rounds over the sizes in turn, each figure its best round. Each round starts a fresh workerd on the same storage (\`stack.restart()\`), so every bucket is full again as it would be a minute later (the log routes' buckets fail open and live in the limiter objects' memory), and is warmed on a project of its own; in a round a project's ${3 * s.requests} requests stay under 0.8 of its 600/min, over 6 tokens (150/min each) and fresh addresses (25 each). Every request spends the project's bucket, so one project's log routes cannot be measured at more than 600 requests a minute.`,
   );
 }
 

@@ -108,8 +108,13 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
   let cpu;
   try {
     const warmCount = 200;
-    const tailCount = tail ? tail.count : 0;
-    const perPass = Math.ceil((count + warmCount + tailCount) / PER_PROJECT);
+    const tailCount = tail ? tail.warmUp + tail.count : 0;
+    // As few projects as the rules allow (each takes at most PER_PROJECT): the closed-loop runs' group, and the
+    // tail's own group beside it (every project integrates its log once a second while it takes registrations, so
+    // a larger group would cost the closed loop more integrations than the registrations need).
+    const loopProjects = Math.ceil((count + warmCount) / PER_PROJECT);
+    const tailProjects = Math.ceil(tailCount / PER_PROJECT);
+    const perPass = loopProjects + tailProjects;
     // One more group of projects, fresh buckets, for the profile after the passes.
     const nProjects = perPass * (sizes.length + (profile ? 1 : 0));
     const projects = await benchProjects({ fx, db, fleetUrl: stack.urls.fleet, count: nProjects });
@@ -122,10 +127,10 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
       for (const p of mine) await seedEnvelopes(db, p.projectId, Math.ceil(size / mine.length), filler);
       existing = size;
       log(`registration: ${existing} existing rows; signing ${count + warmCount} actions`);
-      const signed = await signActions(fx, mine, count + warmCount + tailCount);
+      const signed = await signActions(fx, mine.slice(0, loopProjects), count + warmCount);
       const warmPart = signed.slice(0, warmCount);
       const measured = signed.slice(warmCount, warmCount + count);
-      const tailPart = signed.slice(warmCount + count);
+      const tailPart = tail ? await signActions(fx, mine.slice(loopProjects), tailCount) : [];
       ipBase += 1_000_000; // fresh client addresses for each pass
       // One address per warm-up request: they reach most of the limiter's shard objects (64 per route bucket,
       // shards.ts), which a running fleet's clients keep in use, so the measured loads do not create them.
@@ -143,11 +148,17 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
       if (guarded) log(`registration ${size}: the route's writes alone ${JSON.stringify(guarded)}`);
       // The tail at one offered rate for both sides (issue 31: "at the same offered rate"): open loop, each
       // request sent on its schedule whatever came back, so a side's p99 is its stalls, not the queue a closed
-      // loop at its own saturation builds (the runs above).
+      // loop at its own saturation builds (the runs above). Its first second is the clients' first requests (new
+      // addresses; the projects' and callers' leases ended while the other side ran): at the same rate, with the
+      // same clients, measured apart (warmUpP99), so the row is the steady state after it.
       let atRate;
       if (tail) {
         const open = (url, bare) =>
-          openLoad(url, requestsFor(tailPart, { bare, ipBase }), { rate: tail.rate, expect: 201 });
+          openLoad(url, requestsFor(tailPart, { bare, ipBase }), {
+            rate: tail.rate,
+            expect: 201,
+            warmUp: tail.warmUp,
+          });
         const project = await open(stack.urls.fleet, false);
         await settle();
         atRate = { project, bare: await open(stack.urls.bare, true) };

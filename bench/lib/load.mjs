@@ -126,12 +126,16 @@ function send(url, r, again = true) {
 /**
  * Open-loop load: request i is sent at start + i / rate seconds whether or not earlier ones were answered (the
  * way independent clients arrive), so a server that falls behind shows it as growing latency, not as a slower
- * sender. `lagMs`: how long after the last request was sent the last answer came.
+ * sender. `lagMs`: how long after the last request was sent the last answer came. The first `warmUp` requests are
+ * sent on the same schedule and left out of the figures (their p99 is `warmUpP99`; `warmUpFailed` counts those not
+ * answered `expect`, `errors` every request that failed to send): a steady state measured after its start.
  */
-export async function openLoad(url, requests, { rate, expect = 200 }) {
+export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0 }) {
   const statuses = {};
   const errorKinds = {};
   const latencies = [];
+  const warmLatencies = [];
+  let warmUpFailed = 0;
   let errors = 0;
   let lastAnswer = 0;
   const start = performance.now();
@@ -142,23 +146,25 @@ export async function openLoad(url, requests, { rate, expect = 200 }) {
     const sent = performance.now();
     try {
       const status = await send(url, r);
-      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (i >= warmUp) statuses[status] = (statuses[status] ?? 0) + 1;
+      else if (status !== expect) warmUpFailed += 1;
     } catch (err) {
       errors += 1;
       const kind = err?.code ?? err?.message ?? String(err);
       errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
     }
     lastAnswer = performance.now();
-    latencies.push(lastAnswer - sent);
+    (i < warmUp ? warmLatencies : latencies).push(lastAnswer - sent);
   });
   await Promise.all(sends);
   const lastSent = start + ((requests.length - 1) * 1000) / rate;
   const seconds = (lastAnswer - start) / 1000;
   latencies.sort((a, b) => a - b);
+  warmLatencies.sort((a, b) => a - b);
   const ok = statuses[expect] ?? 0;
   return {
     ok,
-    sent: requests.length,
+    sent: requests.length - warmUp,
     errors,
     ...(errors ? { errorKinds } : {}),
     statuses,
@@ -167,5 +173,6 @@ export async function openLoad(url, requests, { rate, expect = 200 }) {
     p50: Math.round(percentile(latencies, 0.5)),
     p99: Math.round(percentile(latencies, 0.99)),
     lagMs: Math.round(lastAnswer - lastSent),
+    ...(warmUp && { warmUpP99: Math.round(percentile(warmLatencies, 0.99)), warmUpFailed }),
   };
 }

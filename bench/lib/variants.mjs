@@ -10,6 +10,8 @@ export const NO_LIMITER = {
     import type { MiddlewareHandler } from "hono";
     export const rateLimit = (): MiddlewareHandler => async (_c, next) => { await next(); };
     export async function takeNamed() { return undefined; }
+    export async function leaseTogether() {}
+    export const backgroundOf = () => undefined;
     export async function limitRequest() { return undefined; }
     export const takeLeased = () => ({ allowed: true, remaining: 59, retryAfterMs: 0, resetMs: 60_000 });
     export const rateLimitHeaders = () => [];

@@ -52,6 +52,11 @@ async function leaseOnce(
   }
 }
 
+/** The log line of a lease call that failed: the route bucket it was for, and the error's fields. */
+function limiterUnavailable(key: string, err: unknown): void {
+  logEvent(undefined, "rate_limiter_unavailable", { bucket: key.split("|")[0], ...errorFields(err) }, "error");
+}
+
 /** Keeps a promise's work alive past the answer (the request's `waitUntil`). */
 export type Background = (work: Promise<unknown>) => void;
 
@@ -75,7 +80,7 @@ async function renewAhead(ns: DurableObjectNamespace<RateLimiter>, leases: Lease
   try {
     leases.record(key, await limiterFor(ns, key).lease(key, rule, LEASE_WANT, 0, false), Date.now());
   } catch (err) {
-    logEvent(undefined, "rate_limiter_unavailable", { bucket: key.split("|")[0], ...errorFields(err) }, "error");
+    limiterUnavailable(key, err);
   } finally {
     leases.end(key);
   }
@@ -146,7 +151,7 @@ export async function takeNamed(
       // A bucket that fails closed is also durable; one that fails open lives in its object's memory (rate-limiter.ts).
       await leaseOnce(ns, book, key, rule, failClosed, round);
     } catch (err) {
-      logEvent(undefined, "rate_limiter_unavailable", { bucket: key.split("|")[0], ...errorFields(err) }, "error");
+      limiterUnavailable(key, err);
       if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
       return undefined;
     }

@@ -47,28 +47,30 @@ function verdicts(signed: SignedMessage): { ours: SigVerdict; reference: boolean
  * a P2SH-P2WPKH proof whose flag 0x01 became 0x03, SIGHASH_SINGLE).
  */
 function isSighashFlagOnly(signed: SignedMessage, mutated: SignedMessage): boolean {
-  if (isMalformedStack(signed.signature) || isMalformedStack(mutated.signature)) return false;
-  const [before, after] = [signed, mutated].map((s) => RawWitness.decode(base64.decode(s.signature)));
-  if (!before?.length || before.length !== after?.length) return false;
-  const sig = before[0] ?? new Uint8Array();
-  const changed = after[0] ?? new Uint8Array();
-  const flag = sig.length - 1;
-  const sameElsewhere = before.every((item, i) =>
-    i === 0
-      ? item.length === changed.length && item.every((b, j) => j === flag || b === changed[j])
-      : base64.encode(item) === base64.encode(after[i] ?? new Uint8Array()),
+  const [before, after] = [witnessOf(signed.signature), witnessOf(mutated.signature)];
+  const [sig, changed] = [before?.[0], after?.[0]];
+  if (!before || !after || !sig || !changed || before.length !== after.length) return false;
+  return (
+    sameBytes(sig.subarray(0, -1), changed.subarray(0, -1)) &&
+    sig.at(-1) !== changed.at(-1) &&
+    before.every((item, i) => i === 0 || sameBytes(item, after[i] ?? new Uint8Array()))
   );
-  return sameElsewhere && sig[flag] !== changed[flag];
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** The witness stack of `signature` when it parses exactly, else undefined. */
+function witnessOf(signature: string): Uint8Array[] | undefined {
+  try {
+    return RawWitness.decode(base64.decode(signature));
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `signature` is a witness stack only a lenient decoder reads (bytes left over or missing). */
 function isMalformedStack(signature: string): boolean {
-  try {
-    RawWitness.decode(base64.decode(signature));
-    return false;
-  } catch {
-    return true;
-  }
+  return witnessOf(signature) === undefined;
 }
 
 describe("libsecp256k1 (WebAssembly), @noble/curves and bip322-js agree", () => {

@@ -30,10 +30,7 @@ function build(client: D1Database): Db {
   const retrying = withBusyRetry(client);
   const session = new SQLiteD1Session(retrying, dialect, config, {});
   const db = new DrizzleD1Database("async", dialect, session, undefined);
-  Object.assign(db, {
-    _: { schema: config.schema, fullSchema: config.fullSchema, tableNamesMap: config.tableNamesMap },
-    $client: retrying,
-  });
+  Object.assign(db, { _: { ...config }, $client: retrying });
   Object.defineProperty(db, "query", {
     configurable: true,
     enumerable: true,

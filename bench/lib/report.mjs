@@ -65,7 +65,7 @@ export function profileTable(cpu) {
   if (!cpu) return "_not profiled in this run_";
   const lines = cpu.rows.map((r) => `| ${r.fn.replace(/\|/g, "\\|")} | ${r.ms} | ${(r.share * 100).toFixed(1)} % |`);
   return [
-    `Sampled ${cpu.totalMs} ms of the isolate's thread (idle included).`,
+    `Sampled ${cpu.totalMs} ms in the isolate (idle included); ${cpu.awayMs ?? 0} ms more passed between its samples while workerd's one thread ran other isolates (the local D1, Durable Objects, other workers) or waited, not counted below (bench/lib/profile.mjs).`,
     "",
     "| Function (bundle line) | Self ms | Share |",
     "|---|---|---|",

@@ -4,7 +4,8 @@
 // answer must be a hit. The read limit (60/min per IP) is respected: each client address sends at most 50, and
 // the clients take turns (a client's 50 back to back at 50 connections would stall every connection on that
 // client's first lease call, one round trip per client, which no traffic of independent clients looks like).
-// Rounds alternate the two sides; the figure is the median round by its own ratio (bench/README.md).
+// Rounds alternate the two sides (and the floor: the bare worker answering the hit's shape); the figure is the
+// median round by its own ratio (bench/README.md).
 import WebSocket from "ws";
 import { startEsplora } from "../../test/harness/esplora-server.mjs";
 import { attestationEvent } from "../../test/harness/nostr-event.mjs";
@@ -44,7 +45,7 @@ async function publishAttestation(fx, esplora, relay) {
 }
 
 /** One stack (the verify bundle given and the bare worker): primed, warmed, then both measured. */
-async function measure({ fx, verify, bare, count, rounds, profile, esplora, relay, log }) {
+async function measure({ fx, verify, bare, count, rounds, profile, floor, esplora, relay, log }) {
   const stack = await startStack(
     [productWorker("verify", verify, { ESPLORA_URL: esplora.url, NOSTR_RELAYS: relay.url }), benchWorker("bare", bare)],
     ["verify", "bare"],
@@ -79,10 +80,11 @@ async function measure({ fx, verify, bare, count, rounds, profile, esplora, rela
       const base = 1_000_000 * (round + 1);
       const project = await cpuPerAnswer(stack.urls.verify, requests(path, base));
       const bare = await cpuPerAnswer(stack.urls.bare, requests("/constant", base));
-      runs.push({ project, bare });
-      log(
-        `check round ${round + 1}: ${Math.round(project.okPerSecond)}/s (${Math.round(project.cpuUs)} µs) against ${Math.round(bare.okPerSecond)}/s (${Math.round(bare.cpuUs)} µs)`,
-      );
+      // The floor: the bare worker answering with the hit's headers and request line (bare.ts), after the two.
+      const shaped = floor ? await cpuPerAnswer(stack.urls.bare, requests("/constant-as-hit", base)) : undefined;
+      runs.push({ project, bare, ...(shaped && { floor: shaped }) });
+      const side = (r) => `${Math.round(r.okPerSecond)}/s (${Math.round(r.cpuUs)} µs)`;
+      log(`check round ${round + 1}: ${side(project)} against ${side(bare)}${shaped ? `, floor ${side(shaped)}` : ""}`);
     }
     // The figure: the median round, by its own ratio (the product's rate over the bare's measured right after it):
     // two figures taken seconds apart, where each side's best round (shown beside it) pairs the product's best
@@ -116,11 +118,11 @@ export async function check({ fx, bundles, count, rounds, log, profile = false, 
   const relay = await startRelay({ port: 0 });
   const common = { fx, bare: bundles.bare, count, rounds, esplora, relay, log };
   try {
-    const result = await measure({ ...common, verify: bundles.verify, profile });
+    const result = await measure({ ...common, verify: bundles.verify, profile, floor: true });
     log(`check: project ${JSON.stringify(result.project)} bare ${JSON.stringify(result.bare)}`);
     const tried = [];
     for (const { name, bundle } of experiments) {
-      const r = await measure({ ...common, verify: bundle, profile: false });
+      const r = await measure({ ...common, verify: bundle, profile: false, floor: false });
       log(`check experiment ${name}: ${JSON.stringify(r.project)} bare ${JSON.stringify(r.bare)}`);
       tried.push({ name, ...r });
     }

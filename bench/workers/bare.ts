@@ -1,10 +1,19 @@
 // The baselines: a bare Hono worker on the same D1 database as the fleet, doing only the floor of each measured
 // route (one insert, a constant answer, one select), and a fan-out that only POSTs. No validation, no auth, no
-// rate limit: what the runtime and the database cost by themselves.
-import { Hono } from "hono";
+// rate limit: what the runtime and the database cost by themselves. Beside them, the floors of two rows (what the
+// spec requires of the route and nothing else): a registration's writes with and without its signature check, and
+// the constant answered in a check hit's shape.
+import { type Context, Hono } from "hono";
+import { verifyMessageSignature } from "../../shared/bitcoin/bip322";
+import { warmVerifier } from "../../shared/bitcoin/warm-up";
+import { PUBLIC_CORS_HEADERS } from "../../shared/http/public-cors";
+import { ANSWER_SECURITY_HEADERS } from "../../shared/http/security-headers";
 
 type Env = { Bindings: { DB: D1Database } };
 const app = new Hono<Env>();
+
+// As the product's workers do at their start (shared/bitcoin/warm-up.ts), for the signed floor below.
+warmVerifier();
 
 /** Same shape and size as a /api/check answer. */
 const CHECK_ANSWER = {
@@ -42,6 +51,17 @@ app.post("/insert", async (c) => {
   return c.json({ ok: true, id: e.id }, 201);
 });
 
+interface GuardedInput {
+  project_id: string;
+  guard: { project_id: string; token_id: string; parent_id: string };
+  envelope: Record<string, unknown> & {
+    id: string;
+    agent: { address: string };
+    sig: { pubkey: string; value: string };
+    content?: { hash?: string; length?: number; mime?: string };
+  };
+}
+
 /**
  * The writes of a registration and nothing else (an experiment's floor, not a row's baseline): the product's
  * statement in plain SQL, one round trip. The envelope is inserted only while the token is live, the project
@@ -49,16 +69,8 @@ app.post("/insert", async (c) => {
  * writes its event and log leaf in the same statement. No body validation, no signature, no limiter: what D1 costs
  * for the route's own writes.
  */
-app.post("/insert-guarded", async (c) => {
-  const input = await c.req.json<{
-    project_id: string;
-    guard: { project_id: string; token_id: string; parent_id: string };
-    envelope: Record<string, unknown>;
-  }>();
-  const e = input.envelope as Record<string, string> & {
-    agent: { address: string };
-    content?: { hash?: string; length?: number; mime?: string };
-  };
+async function insertGuarded(c: Context<Env>, input: GuardedInput) {
+  const e = input.envelope as GuardedInput["envelope"] & Record<string, string | undefined>;
   const now = Date.now();
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
   const g = input.guard;
@@ -100,9 +112,54 @@ app.post("/insert-guarded", async (c) => {
     .all();
   if (!results.length) return c.json({ ok: false, reason: "not_inserted" }, 409);
   return c.json({ ok: true, id: e.id }, 201);
+}
+
+app.post("/insert-guarded", async (c) => insertGuarded(c, await c.req.json<GuardedInput>()));
+
+/**
+ * The same writes after the one check the spec puts before them that costs CPU: the envelope's BIP-322 signature
+ * over its id, by the product's verifier. What a registration cannot do without, beside the one insert.
+ */
+app.post("/insert-guarded-signed", async (c) => {
+  const input = await c.req.json<GuardedInput>();
+  const { id, sig } = input.envelope;
+  const verdict = verifyMessageSignature({ address: sig.pubkey, message: id, signature: sig.value });
+  if (!verdict.ok) return c.json({ ok: false, reason: verdict.reason }, 400);
+  return insertGuarded(c, input);
 });
 
 app.get("/constant", (c) => c.json(CHECK_ANSWER));
+
+/**
+ * What a cached /api/check answer carries (the verify worker's check-hit.ts), in one Headers object made once: the
+ * hit copies such an object into each Response, the cheapest way the runtime offers (bench/README.md).
+ */
+const HIT_HEADERS = new Headers([
+  ["Content-Type", "application/json"],
+  ...ANSWER_SECURITY_HEADERS,
+  ...PUBLIC_CORS_HEADERS,
+  ["Cache-Control", "public, max-age=60"],
+  ["X-Cache", "HIT"],
+  ["RateLimit-Policy", "60;w=60"],
+]);
+let answered = 0;
+
+/**
+ * The constant as a check hit must answer it (the floor of the check row, not its baseline): the hit's headers, a
+ * RateLimit header and a request id of its own, and one JSON request line through console.log, as the product
+ * writes one per request (README "Logs"). No cache, no limiter: what the answer's required shape costs the runtime.
+ */
+app.get("/constant-as-hit", () => {
+  const startedAt = Date.now();
+  const id = crypto.randomUUID();
+  answered += 1;
+  const answer = new Response(JSON.stringify(CHECK_ANSWER), { headers: HIT_HEADERS });
+  answer.headers.set("RateLimit", `limit=60, remaining=${59 - (answered % 50)}, reset=60`);
+  answer.headers.set("X-Request-Id", id);
+  const line = { t: new Date(startedAt).toISOString(), id, worker: "bare", method: "GET", route: "/constant-as-hit" };
+  console.log(JSON.stringify({ ...line, status: 200, ms: Date.now() - startedAt, caller: "anonymous" }));
+  return answer;
+});
 
 // The same rows as the audit export, in one select, written out as ndjson.
 app.get("/select", async (c) => {

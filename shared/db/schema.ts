@@ -606,18 +606,26 @@ export const webauthnCredentials = sqliteTable(
   (t) => [index("webauthn_credentials_account").on(t.accountId)],
 );
 
-/** WebAuthn challenges in flight: single use (deleted when a response consumes them), short-lived. */
-export const webauthnChallenges = sqliteTable("webauthn_challenges", {
-  challenge: text("challenge").primaryKey(),
-  /** register | signin | stepup */
-  purpose: text("purpose").notNull(),
-  /** The account a registration or step-up is for (null for a passkey sign-in, which names its account itself). */
-  accountId: text("account_id"),
-  /** The session row that asked (registration and step-up): the answer must come from the same one. */
-  sessionId: text("session_id"),
-  expiresAt: integer("expires_at").notNull(),
-  createdAt: integer("created_at").notNull(),
-});
+/**
+ * WebAuthn challenges in flight: single use (deleted when a response consumes them), short-lived. Each new challenge
+ * deletes the expired ones first; `webauthn_challenges_expires` makes that delete read only the expired rows, not
+ * every live challenge (anyone may ask for a passkey sign-in challenge, so the live rows are a stranger's to grow).
+ */
+export const webauthnChallenges = sqliteTable(
+  "webauthn_challenges",
+  {
+    challenge: text("challenge").primaryKey(),
+    /** register | signin | stepup */
+    purpose: text("purpose").notNull(),
+    /** The account a registration or step-up is for (null for a passkey sign-in, which names its account itself). */
+    accountId: text("account_id"),
+    /** The session row that asked (registration and step-up): the answer must come from the same one. */
+    sessionId: text("session_id"),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("webauthn_challenges_expires").on(t.expiresAt)],
+);
 
 /**
  * The account log (issue 27): every change to how an account is reached (identities, hardware keys, recovery

@@ -1,0 +1,1 @@
+CREATE INDEX `webauthn_challenges_expires` ON `webauthn_challenges` (`expires_at`);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { audit } from "./cases/audit.mjs";
 import { bip322 } from "./cases/bip322.mjs";
-import { check } from "./cases/check.mjs";
+import { PER_IP as CHECK_PER_IP, check } from "./cases/check.mjs";
 import { cookie } from "./cases/cookie.mjs";
 import {
   CHECKPOINT_INTERVAL_MS,
@@ -432,7 +432,7 @@ if (only.includes("check")) {
       `| ${e.name} | ${num(e.project.okPerSecond)}/s | ${num(e.bare.okPerSecond)}/s | ${num(ratio(e.project.okPerSecond, e.bare.okPerSecond), 2)} | ${num(e.project.cpuUs)} µs | ${num(e.bare.cpuUs)} µs |`,
   );
   details.push(
-    `### /api/check: CPU profile of the verify isolate (one more round after the measured ones, ${num(settings.check.count)} hits from ${num(settings.check.count / 50)} new clients at 50 connections, in a fresh workerd with the inspector on)\n\n${profileTable(r.cpu)}`,
+    `### /api/check: CPU profile of the verify isolate (one more round after the measured ones, ${num(settings.check.count)} hits from ${num(settings.check.count / CHECK_PER_IP)} new clients at 50 connections, in a fresh workerd with the inspector on)\n\n${profileTable(r.cpu)}`,
     [
       "### /api/check: experiments (variants of the verify bundle, each beside its own bare run)",
       "",

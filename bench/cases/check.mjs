@@ -14,7 +14,8 @@ import { interleavedIp, load, loadWithCpu, medianBy } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
 import { benchWorker, productWorker, startStack } from "../lib/stack.mjs";
 
-const PER_IP = 50;
+/** Reads each client address sends a round, under the read limit (60/min). */
+export const PER_IP = 50;
 
 async function publishAttestation(fx, esplora, relay) {
   const att = fx.signedAttestations().find((a) => a.kind === "p2wpkh");

@@ -175,9 +175,10 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
         }
         atRate = { ...medianBy(rounds, (r) => r.project.p99 / Math.max(1, r.bare.p99)), rounds };
       }
-      // The floors last, after the tail: in two full runs where the tail's product side came right after the
-      // signed floor (the bare worker's verifier optimised and its garbage collected meanwhile), it read 2.0x and
-      // 2.9x at 100,000 rows, where the two runs before the floors existed read 0.6x and 0.4x.
+      // The floors last, after the tail, so the tail runs as it did before they existed: the bare worker's first
+      // signature checks (its verifier's code optimised, their garbage collected) never fall into its rounds. Two
+      // runs with the floors just before the tail read 2.0x and 2.9x at 100,000 rows (one round each), but the runs
+      // after the move missed at one size too: the order is for like conditions, not shown to cause those misses.
       const floorOf = (signed) => run(stack.urls.bare, requestsFor(measured, { guarded: true, signed, ipBase }));
       const guarded = floor ? await floorOf(false) : undefined;
       const signedFloor = floor ? await floorOf(true) : undefined;

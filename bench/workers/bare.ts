@@ -7,7 +7,11 @@ import { type Context, Hono } from "hono";
 import { verifyMessageSignature } from "../../shared/bitcoin/bip322";
 import { warmVerifier } from "../../shared/bitcoin/warm-up";
 import { PUBLIC_CORS_HEADERS } from "../../shared/http/public-cors";
+import { requestLine } from "../../shared/http/request-line";
 import { ANSWER_SECURITY_HEADERS } from "../../shared/http/security-headers";
+import { rateLimitPolicy, rateLimitValue } from "../../shared/rate-limit/middleware";
+import { READ_RULE } from "../../shared/rate-limit/rules";
+import { CHECK_CACHE_SECONDS } from "../../workers/verify/src/check-cache";
 
 type Env = { Bindings: { DB: D1Database } };
 const app = new Hono<Env>();
@@ -138,26 +142,28 @@ const HIT_HEADERS = new Headers([
   ["Content-Type", "application/json"],
   ...ANSWER_SECURITY_HEADERS,
   ...PUBLIC_CORS_HEADERS,
-  ["Cache-Control", "public, max-age=60"],
+  ["Cache-Control", `public, max-age=${CHECK_CACHE_SECONDS}`],
   ["X-Cache", "HIT"],
-  ["RateLimit-Policy", "60;w=60"],
+  ["RateLimit-Policy", rateLimitPolicy(READ_RULE)],
 ]);
 let answered = 0;
 
 /**
  * The constant as a check hit must answer it (the floor of the check row, not its baseline): the hit's headers, a
- * RateLimit header and a request id of its own, and one JSON request line through console.log, as the product
- * writes one per request (README "Logs"). No cache, no limiter: what the answer's required shape costs the runtime.
+ * RateLimit header and a request id of its own, and one JSON request line through console.log, built by the
+ * product's own functions as it writes one per request (README "Logs"). No cache, no limiter: what the answer's
+ * required shape costs the runtime.
  */
 app.get("/constant-as-hit", () => {
   const startedAt = Date.now();
   const id = crypto.randomUUID();
   answered += 1;
   const answer = new Response(JSON.stringify(CHECK_ANSWER), { headers: HIT_HEADERS });
-  answer.headers.set("RateLimit", `limit=60, remaining=${59 - (answered % 50)}, reset=60`);
+  const admission = { remaining: READ_RULE.capacity - 1 - (answered % 50), resetMs: READ_RULE.windowMs };
+  answer.headers.set("RateLimit", rateLimitValue(READ_RULE, admission));
   answer.headers.set("X-Request-Id", id);
-  const line = { t: new Date(startedAt).toISOString(), id, worker: "bare", method: "GET", route: "/constant-as-hit" };
-  console.log(JSON.stringify({ ...line, status: 200, ms: Date.now() - startedAt, caller: "anonymous" }));
+  const facts = { id, worker: "verify", method: "GET", route: "/constant-as-hit", status: 200 } as const;
+  console.log(JSON.stringify(requestLine({ ...facts, startedAt, endedAt: Date.now() })));
   return answer;
 });
 

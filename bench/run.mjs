@@ -24,6 +24,7 @@ import { shardsBench } from "./cases/shards.mjs";
 import { sustained } from "./cases/sustained.mjs";
 import { webhooks } from "./cases/webhooks.mjs";
 import { buildBenchWorker, buildProductWorker, buildVariant, importBenchTs, ROOT } from "./lib/build.mjs";
+import { collectionsSection } from "./lib/collections.mjs";
 import { medianBy } from "./lib/load.mjs";
 import { machine, num, profileTable, table, versions } from "./lib/report.mjs";
 import { DURABLE_READS, NO_D1_SESSION, NO_LIMITER, NO_REQUEST_LOG, NO_SIGNATURE_CHECK } from "./lib/variants.mjs";
@@ -155,7 +156,7 @@ if (only.includes("bip322")) {
 
 if (only.includes("registration")) {
   log("envelope registration");
-  const { rows, cpu } = await registration({
+  const { rows, cpu, gc } = await registration({
     fx,
     bundles,
     ...settings.registration,
@@ -163,6 +164,7 @@ if (only.includes("registration")) {
     profile: true,
     floor: true,
     tail: settings.registrationTail,
+    collections: true,
   });
   registered.route = Math.max(...rows.map((r) => r.project.okPerSecond));
   for (const r of rows) {
@@ -221,6 +223,7 @@ if (only.includes("registration")) {
   details.push(
     `### Registration: CPU profile of the fleet isolate (after the passes, in a fresh workerd with the inspector on: 200 registrations, 10 connections)\n\n${profileTable(cpu)}`,
   );
+  details.push(collectionsSection(gc, settings.registrationTail));
   // Experiments (never the row's figure): the smallest size again with one part taken out of the fleet.
   const [first] = rows;
   const size = settings.registration.sizes[0];

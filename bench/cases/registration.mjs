@@ -4,6 +4,7 @@
 // client address sends at most 100 requests (its bucket holds 120), each project takes at most 400 (600), spread
 // over three tokens so that no caller passes its own share (150).
 
+import { collectionsWhile } from "../lib/collections.mjs";
 import { seedEnvelopes, seedProject } from "../lib/fleet-seed.mjs";
 import { interleavedIp, load, loadWithCpu, medianBy, openLoad } from "../lib/load.mjs";
 import { profileWhile } from "../lib/profile.mjs";
@@ -104,10 +105,21 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500));
  * writes (what D1 costs for them), alone and after the envelope's signature check (the route's floor on this
  * machine: what no registration can skip).
  */
-export async function registration({ fx, bundles, sizes, count, log, profile = false, floor = false, tail }) {
+export async function registration({
+  fx,
+  bundles,
+  sizes,
+  count,
+  log,
+  profile = false,
+  floor = false,
+  tail,
+  collections = false,
+}) {
   const { stack, db } = await startFleetAndBare(bundles, (s) => ({ WEBHOOK_MASTER_KEY: s.WEBHOOK_MASTER_KEY }));
   const rows = [];
   let cpu;
+  let gc;
   try {
     const warmCount = 200;
     const tailCount = tail ? tail.warmUp + tail.count : 0;
@@ -119,8 +131,10 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
     // Each tail round on projects of its own: the rounds follow each other within the project rule's minute.
     const tailProjects = Math.ceil(tailCount / PER_PROJECT);
     const perPass = loopProjects + tailProjects * tailRounds;
-    // One more group of projects, fresh buckets, for the profile after the passes.
-    const nProjects = perPass * (sizes.length + (profile ? 1 : 0));
+    // One more group of projects, fresh buckets, for the profile after the passes, and one for the collections'
+    // round.
+    const gcProjects = collections ? tailProjects : 0;
+    const nProjects = perPass * (sizes.length + (profile ? 1 : 0)) + gcProjects;
     const projects = await benchProjects({ fx, db, fleetUrl: stack.urls.fleet, count: nProjects });
     let ipBase = 0;
     const filler = JSON.stringify((await fx.action(projects[0].delegationId, projects[0].agent)).envelope);
@@ -186,6 +200,13 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
       if (signedFloor) log(`registration ${size}: its writes after the signature ${JSON.stringify(signedFloor)}`);
       rows.push({ size, existing, project, bare, guarded, signed: signedFloor, atRate });
     }
+    // The collections' projects seeded and their actions signed now: a restart (below) ends the harness's D1 stub.
+    let gcSigned;
+    if (collections) {
+      const mine = projects.slice(nProjects - gcProjects);
+      for (const p of mine) await seedEnvelopes(db, p.projectId, Math.ceil(gcSize(sizes) / mine.length), filler);
+      gcSigned = await signActions(fx, mine, tailCount);
+    }
     if (profile) {
       // The CPU profile: after the passes, in a fresh workerd on the same storage with the inspector on (the passes
       // ran without it: stack.mjs, restart), of a warm-up's shape: 200 registrations at 10 connections, on projects
@@ -199,8 +220,33 @@ export async function registration({ fx, bundles, sizes, count, log, profile = f
       const profiled = requests.slice(warmUp);
       cpu = await profileWhile("fleet", () => load(stack.urls.fleet, profiled, { connections: 10, expect: 201 }));
     }
+    if (collections) {
+      // One more tail round per side, with the inspector on, watching the side's isolate collect its garbage
+      // (collections.mjs): on projects of their own seeded to the middle size, after the profile's restart.
+      if (!profile) await stack.restart({ inspect: true });
+      ipBase += 1_000_000;
+      const watch = (worker, bare) =>
+        collectionsWhile(
+          worker,
+          () =>
+            openLoad(bare ? stack.urls.bare : stack.urls.fleet, requestsFor(gcSigned, { bare, ipBase }), {
+              rate: tail.rate,
+              expect: 201,
+              warmUp: tail.warmUp,
+              timeline: true,
+            }),
+          { requests: tailCount },
+        );
+      const product = await watch("fleet", false);
+      await settle();
+      gc = { size: gcSize(sizes), product, bare: await watch("bare", true) };
+      log(`registration collections: ${JSON.stringify(gc)}`);
+    }
   } finally {
     await stack.dispose().catch(() => {});
   }
-  return { rows, cpu };
+  return { rows, cpu, gc };
 }
+
+/** The size the collections' round is seeded to: the middle one (10,000 rows in a full run). */
+const gcSize = (sizes) => sizes[Math.floor(sizes.length / 2)];

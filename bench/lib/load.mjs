@@ -129,12 +129,14 @@ function send(url, r, again = true) {
  * sender. `lagMs`: how long after the last request was sent the last answer came. The first `warmUp` requests are
  * sent on the same schedule and left out of the figures (their p99 is `warmUpP99`; `warmUpFailed` counts those not
  * answered `expect`, `errors` every request that failed to send): a steady state measured after its start.
+ * `timeline`: also each measured request's send time (performance.now()) and latency, to set against a profile.
  */
-export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0 }) {
+export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0, timeline = false }) {
   const statuses = {};
   const errorKinds = {};
   const latencies = [];
   const warmLatencies = [];
+  const sentAt = [];
   let warmUpFailed = 0;
   let errors = 0;
   let lastAnswer = 0;
@@ -155,6 +157,7 @@ export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0 }
     }
     lastAnswer = performance.now();
     (i < warmUp ? warmLatencies : latencies).push(lastAnswer - sent);
+    if (timeline && i >= warmUp) sentAt.push({ sent, ms: lastAnswer - sent });
   });
   await Promise.all(sends);
   const lastSent = start + ((requests.length - 1) * 1000) / rate;
@@ -174,5 +177,6 @@ export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0 }
     p99: Math.round(percentile(latencies, 0.99)),
     lagMs: Math.round(lastAnswer - lastSent),
     ...(warmUp && { warmUpP99: Math.round(percentile(warmLatencies, 0.99)), warmUpFailed }),
+    ...(timeline && { timeline: sentAt }),
   };
 }

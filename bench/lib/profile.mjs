@@ -4,7 +4,7 @@ import WebSocket from "ws";
 
 export const INSPECTOR_PORT = 8849;
 
-async function connect(worker) {
+export async function connect(worker) {
   const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
   const target = targets.find((t) => t.id === `core:user:${worker}` || t.title?.includes(worker));
   if (!target) throw new Error(`no inspector target for ${worker}: ${targets.map((t) => t.id).join(", ")}`);

@@ -47,16 +47,32 @@ class RetryingStatement {
   }
 }
 
+const unwrap = (s: D1PreparedStatement | RetryingStatement) => (s instanceof RetryingStatement ? s.inner : s);
+
+/**
+ * A class, not an object of closures: one is made per D1 session, so per request, and what a request makes lives
+ * until a full collection when a scavenge finds it in flight (bench/README.md, "The tail").
+ */
+class RetryingDatabase {
+  constructor(private readonly db: D1Database) {}
+  prepare(query: string): RetryingStatement {
+    return new RetryingStatement(this.db.prepare(query), READ.test(query));
+  }
+  batch<T>(statements: (D1PreparedStatement | RetryingStatement)[]): Promise<D1Result<T>[]> {
+    return retryBusy(() => this.db.batch<T>(statements.map(unwrap)));
+  }
+  exec(query: string): Promise<D1ExecResult> {
+    return retryBusy(() => this.db.exec(query));
+  }
+  dump(): Promise<ArrayBuffer> {
+    return this.db.dump();
+  }
+  withSession(constraint?: string): D1DatabaseSession {
+    return this.db.withSession(constraint);
+  }
+}
+
 /** `db` with busy retries on prepared statements and batches; everything else passes through. */
 export function withBusyRetry(db: D1Database): D1Database {
-  const unwrap = (s: D1PreparedStatement | RetryingStatement) => (s instanceof RetryingStatement ? s.inner : s);
-  const wrapped = {
-    prepare: (query: string) => new RetryingStatement(db.prepare(query), READ.test(query)),
-    batch: <T>(statements: (D1PreparedStatement | RetryingStatement)[]) =>
-      retryBusy(() => db.batch<T>(statements.map(unwrap))),
-    exec: (query: string) => retryBusy(() => db.exec(query)),
-    dump: () => db.dump(),
-    withSession: (constraint?: string) => db.withSession(constraint),
-  };
-  return wrapped as unknown as D1Database;
+  return new RetryingDatabase(db) as unknown as D1Database;
 }

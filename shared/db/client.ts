@@ -1,7 +1,5 @@
-// drizzle over a D1 binding or over one request's D1 session (read-replicas.ts), one instance per client. drizzle() walks
-// the whole schema (extractTablesRelationalConfig) each time, which the registration profile showed costing ~3 % of
-// a request: here that walk is made once per isolate, and an instance is the two objects drizzle() would make (its
-// relational query builders when first used).
+// drizzle over a D1 binding or over one request's D1 session (read-replicas.ts), one instance per client, made
+// cheaply (build, below).
 // Busy refusals are retried (busy-retry.ts). A worker deployed without its D1 binding answers 503
 // database_not_configured wherever it would touch the database, rather than a 500.
 import { createTableRelationsHelpers, extractTablesRelationalConfig } from "drizzle-orm";
@@ -14,34 +12,55 @@ import * as schema from "./schema";
 export type Db = ReturnType<typeof drizzle<typeof schema>>;
 
 const dialect = new SQLiteAsyncDialect();
-let relational: ConstructorParameters<typeof SQLiteD1Session>[2];
+type Relational = NonNullable<ConstructorParameters<typeof SQLiteD1Session>[2]>;
+type Session = SQLiteD1Session<Record<string, unknown>, Relational["schema"]>;
+
+/** The schema's relational config, and one drizzle instance every client's instance inherits from. */
+let shared: { config: Relational; base: DrizzleD1Database<typeof schema> } | undefined;
+
+function sharedParts() {
+  if (!shared) {
+    const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
+    const config = { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };
+    // Never queried: every instance has a session of its own, over its own client.
+    const none = new SQLiteD1Session({} as D1Database, dialect, config, {});
+    const base = new DrizzleD1Database("async", dialect, none, undefined);
+    Object.assign(base, { _: config });
+    shared = { config, base: base as unknown as DrizzleD1Database<typeof schema> };
+  }
+  return shared;
+}
 
 /**
- * What drizzle(client, { schema }) makes, with the schema's relational config computed once, and its relational
- * query builders (`db.query`, one object per table: most of an instance's cost, 13 µs, paid once per request and
- * database since each request has its own D1 session) made on first use: the registration path never uses them.
+ * What drizzle(client, { schema }) makes, for a fraction of its cost: the schema's relational config is computed
+ * once per isolate (a walk of the whole schema, ~3 % of a registration), and an instance is an object inheriting
+ * from one shared instance with its own session and client, its relational query builders (`db.query`, one object
+ * per table) made on first use. Each request has its own D1 session, so it makes one instance per database it
+ * touches, and what a request makes outlives it when a scavenge finds it in flight: a whole drizzle instance per
+ * registration was 8 % of what the fleet isolate promoted (bench/README.md, "The tail"). Every query builder reads
+ * the session from the instance it is called on (`this.session`).
  */
 function build(client: D1Database): Db {
-  if (!relational) {
-    const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
-    relational = { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };
-  }
-  const config = relational;
+  const { config, base } = sharedParts();
   const retrying = withBusyRetry(client);
-  const session = new SQLiteD1Session(retrying, dialect, config, {});
-  const db = new DrizzleD1Database("async", dialect, session, undefined);
-  Object.assign(db, { _: { ...config }, $client: retrying });
-  Object.defineProperty(db, "query", {
-    configurable: true,
-    enumerable: true,
-    get() {
-      const { query } = new DrizzleD1Database("async", dialect, session, config);
-      Object.defineProperty(db, "query", { value: query, enumerable: true });
-      return query;
-    },
+  const db = Object.create(base, {
+    session: { value: new SQLiteD1Session(retrying, dialect, config, {}), enumerable: true },
+    $client: { value: retrying, enumerable: true },
+    query: LAZY_QUERY,
   });
-  return db as unknown as Db;
+  return db as Db;
 }
+
+/** `db.query`, made on first use from the instance's own session and kept on it; one getter for every instance. */
+const LAZY_QUERY: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: { session: Session }) {
+    const { query } = new DrizzleD1Database("async", dialect, this.session, shared?.config);
+    Object.defineProperty(this, "query", { value: query, enumerable: true });
+    return query;
+  },
+};
 
 const instances = new WeakMap<D1Database, Db>();
 

@@ -240,7 +240,9 @@ export async function registration({
       const product = await watch("fleet", false);
       await settle();
       gc = { size: gcSize(sizes), product, bare: await watch("bare", true) };
-      log(`registration collections: ${JSON.stringify(gc)}`);
+      // The log line without the timelines (4,000 entries a side).
+      const brief = ({ result: { timeline: _t, ...result }, ...rest }) => ({ ...rest, result });
+      log(`registration collections: ${JSON.stringify({ ...gc, product: brief(gc.product), bare: brief(gc.bare) })}`);
     }
   } finally {
     await stack.dispose().catch(() => {});

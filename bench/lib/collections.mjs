@@ -20,7 +20,8 @@ function topSites(profile, top) {
   const bySite = new Map();
   const walk = (node) => {
     const f = node.callFrame;
-    const key = f.functionName || (f.url ? "(anonymous)" : "(runtime: objects the runtime made)");
+    // V8 names what the embedder allocates (the request, its headers, a binding's answer) "(V8 API)".
+    const key = f.functionName || "(anonymous)";
     bySite.set(key, (bySite.get(key) ?? 0) + node.selfSize);
     for (const child of node.children) walk(child);
   };
@@ -103,7 +104,7 @@ export function collectionsSection(gc, tail) {
   return [
     `### Registration: the tail's stalls and the isolates' garbage collection (one more round per side at ${tail.rate}/s, ${num(gc.size)} rows, in a fresh workerd with the inspector on)`,
     "",
-    `Each side's isolate is watched while ${num(tail.count)} registrations (after ${num(tail.warmUp)}) arrive at ${tail.rate}/s: its used heap polled every ${POLL_MS} ms (a fall of at least 1 MiB between two polls is a collection; the time between those two answers, how long workerd's one thread was held), and V8's sampling heap profiler keeping only the objects that outlived a scavenge (promoted to the old generation, so only a full collection frees them, and the more there are, the sooner and the longer it runs). A request of at least ${SLOW_MS} ms is counted against what it was in flight across: a collection of the side's own isolate, or else another hold of the thread of at least ${LONG_HOLD_MS} ms (another isolate's work or collection, the local D1, a Durable Object). The inspector costs time of its own and keeps what \`console.log\` is given for its console (the product's request lines), so this round's p99 is not the row's; bench/README.md, "The tail", reads it.`,
+    `Each side's isolate is watched while ${num(tail.count)} registrations (after ${num(tail.warmUp)}) arrive at ${tail.rate}/s: its used heap polled every ${POLL_MS} ms (a fall of at least 1 MiB between two polls is a collection; the time between those two answers, how long workerd's one thread was held), and V8's sampling heap profiler keeping only the objects that outlived a scavenge (promoted to the old generation, so only a full collection frees them, and the more there are, the sooner and the longer it runs). A request of at least ${SLOW_MS} ms is counted against what it was in flight across: a collection of the side's own isolate, or else another hold of the thread of at least ${LONG_HOLD_MS} ms (another isolate's work or collection, the local D1, a Durable Object). The inspector costs time of its own and keeps what \`console.log\` is given for its console (the product's request lines), so this round's p99 is not the row's (bench/README.md, "The collections"; docs/scale.md, "The latency tail").`,
     "",
     "| Side | p50/p99 (this round) | Requests ≥ 30 ms | … across a collection of its isolate | … across another hold ≥ 20 ms | Collections (≥ 20 ms; longest) | Outlived a scavenge, per request | Allocated in (share of those bytes) |",
     "| --- | --- | --- | --- | --- | --- | --- | --- |",

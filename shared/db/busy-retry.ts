@@ -51,7 +51,7 @@ const unwrap = (s: D1PreparedStatement | RetryingStatement) => (s instanceof Ret
 
 /**
  * A class, not an object of closures: one is made per D1 session, so per request, and what a request makes lives
- * until a full collection when a scavenge finds it in flight (bench/README.md, "The tail").
+ * until a full collection when a scavenge finds it in flight (docs/scale.md, "The latency tail").
  */
 class RetryingDatabase {
   constructor(private readonly db: D1Database) {}

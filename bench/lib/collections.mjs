@@ -12,7 +12,7 @@ const FALL_BYTES = 1024 * 1024;
 /** A poll that waited this long was held by something on workerd's thread (this isolate's collection or other). */
 const LONG_HOLD_MS = 20;
 /** A request this slow is in the tail (the bare insert's p99 at 400/s is 4-20 ms here). */
-export const SLOW_MS = 30;
+const SLOW_MS = 30;
 const SAMPLING_BYTES = 4096;
 
 /** The allocation sites with the most bytes that outlived a scavenge, from a sampling heap profile. */
@@ -102,11 +102,11 @@ export function collectionsSection(gc, tail) {
     return `| ${name} | ${r.p50}/${r.p99} ms (${r.ok}×201 of ${r.sent}) | ${side.slow} | ${side.slowInCollection} | ${side.slowInOtherHold} | ${side.collections} (${side.longCollections}; ${side.longestMs} ms) | ${num(side.survivedPerRequest / 1024, 1)} KiB | ${sites} |`;
   };
   return [
-    `### Registration: the tail's stalls and the isolates' garbage collection (one more round per side at ${tail.rate}/s, ${num(gc.size)} rows, in a fresh workerd with the inspector on)`,
+    `### Registration: the tail's stalls and the isolates' garbage collection (one more round per side at ${tail.rate}/s, ${num(gc.size)} rows, in the profile's workerd with the inspector on)`,
     "",
-    `Each side's isolate is watched while ${num(tail.count)} registrations (after ${num(tail.warmUp)}) arrive at ${tail.rate}/s: its used heap polled every ${POLL_MS} ms (a fall of at least 1 MiB between two polls is a collection; the time between those two answers, how long workerd's one thread was held), and V8's sampling heap profiler keeping only the objects that outlived a scavenge (promoted to the old generation, so only a full collection frees them, and the more there are, the sooner and the longer it runs). A request of at least ${SLOW_MS} ms is counted against what it was in flight across: a collection of the side's own isolate, or else another hold of the thread of at least ${LONG_HOLD_MS} ms (another isolate's work or collection, the local D1, a Durable Object). The inspector costs time of its own and keeps what \`console.log\` is given for its console (the product's request lines), so this round's p99 is not the row's (bench/README.md, "The collections"; docs/scale.md, "The latency tail").`,
+    `Each side's isolate is watched while ${num(tail.count)} registrations (after ${num(tail.warmUp)}) arrive at ${tail.rate}/s: its used heap polled every ${POLL_MS} ms (a fall of at least ${FALL_BYTES / 2 ** 20} MiB between two polls is a collection; the time between those two answers, how long workerd's one thread was held), and V8's sampling heap profiler keeping only the objects that outlived a scavenge (promoted to the old generation, so only a full collection frees them, and the more there are, the sooner and the longer it runs). A request of at least ${SLOW_MS} ms is counted against what it was in flight across: a collection of the side's own isolate, or else another hold of the thread of at least ${LONG_HOLD_MS} ms (another isolate's work or collection, the local D1, a Durable Object). The inspector costs time of its own and keeps what \`console.log\` is given for its console (the product's request lines), so this round's p99 is not the row's (bench/README.md, "The collections"; docs/scale.md, "The latency tail").`,
     "",
-    "| Side | p50/p99 (this round) | Requests ≥ 30 ms | … across a collection of its isolate | … across another hold ≥ 20 ms | Collections (≥ 20 ms; longest) | Outlived a scavenge, per request | Allocated in (share of those bytes) |",
+    `| Side | p50/p99 (this round) | Requests ≥ ${SLOW_MS} ms | … across a collection of its isolate | … across another hold ≥ ${LONG_HOLD_MS} ms | Collections (≥ ${LONG_HOLD_MS} ms; longest) | Outlived a scavenge, per request | Allocated in (share of those bytes) |`,
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
     row("product (fleet isolate)", gc.product),
     row("bare insert (bare isolate)", gc.bare),

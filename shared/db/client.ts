@@ -37,8 +37,8 @@ function sharedParts() {
  * from one shared instance with its own session and client, its relational query builders (`db.query`, one object
  * per table) made on first use. Each request has its own D1 session, so it makes one instance per database it
  * touches, and what a request makes outlives it when a scavenge finds it in flight: a whole drizzle instance per
- * registration was 8 % of what the fleet isolate promoted (docs/scale.md, "The latency tail"). Every query builder reads
- * the session from the instance it is called on (`this.session`).
+ * registration was 8 % of what the fleet isolate promoted (docs/scale.md, "The latency tail"). Every query builder
+ * reads the session from the instance it is called on (`this.session`).
  */
 function build(client: D1Database): Db {
   const { config, base } = sharedParts();

@@ -3,7 +3,7 @@
 // thread was held), and V8's sampling heap profiler keeping only what outlived a scavenge (what the next full
 // collection must find and free). The tail's stalls are set against both: was a slow request in flight across a
 // collection of this isolate, across another long hold of workerd's one thread, or neither.
-import { connect } from "./profile.mjs";
+import { connect, pollHeap } from "./profile.mjs";
 import { num } from "./report.mjs";
 
 const POLL_MS = 3;
@@ -47,22 +47,14 @@ export async function collectionsWhile(worker, work, { requests, top = 6 }) {
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: false,
   });
-  const polls = [];
-  let running = true;
-  const poll = (async () => {
-    while (running) {
-      const { result } = await session.send("Runtime.getHeapUsage");
-      polls.push({ at: performance.now(), used: result.usedSize });
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-  })();
+  const poller = pollHeap(session, POLL_MS);
   let result;
   try {
     result = await work();
   } finally {
-    running = false;
-    await poll;
+    await poller.stop();
   }
+  const { polls } = poller;
   const { result: sampled } = await session.send("HeapProfiler.getSamplingProfile");
   await session.send("HeapProfiler.stopSampling");
   session.close();

@@ -84,28 +84,44 @@ export async function profileWhile(worker, work, top = 12) {
 }
 
 /**
+ * The isolate's used heap (bytes), asked through `session` every `everyMs` until `stop()`: each answer with the time
+ * it came (performance.now()), so a long wait between two answers shows the thread was held.
+ */
+export function pollHeap(session, everyMs) {
+  const polls = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { result } = await session.send("Runtime.getHeapUsage");
+      polls.push({ at: performance.now(), used: result.usedSize });
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    polls,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/**
  * The isolate's JavaScript heap while `work` runs: V8's used heap size before it and the highest seen, polled every
  * few milliseconds through the inspector (Runtime.getHeapUsage), in KiB. The process's RSS also holds the local
  * D1's SQLite pages; this is the isolate's own.
  */
 export async function heapWhile(worker, work, everyMs = 5) {
   const session = await connect(worker);
-  const used = async () => (await session.send("Runtime.getHeapUsage")).result.usedSize / 1024;
-  const beforeKiB = await used();
-  let peakKiB = beforeKiB;
-  let running = true;
-  const poll = (async () => {
-    while (running) {
-      peakKiB = Math.max(peakKiB, await used());
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
-    }
-  })();
+  const beforeKiB = (await session.send("Runtime.getHeapUsage")).result.usedSize / 1024;
+  const poller = pollHeap(session, everyMs);
   try {
     const result = await work();
+    await poller.stop();
+    const peakKiB = Math.max(beforeKiB, ...poller.polls.map((p) => p.used / 1024));
     return { result, beforeKiB, peakKiB };
   } finally {
-    running = false;
-    await poll;
+    await poller.stop();
     session.close();
   }
 }

@@ -56,7 +56,7 @@ const LAZY_QUERY: PropertyDescriptor = {
   configurable: true,
   enumerable: true,
   get(this: { session: Session }) {
-    const { query } = new DrizzleD1Database("async", dialect, this.session, shared?.config);
+    const { query } = new DrizzleD1Database("async", dialect, this.session, sharedParts().config);
     Object.defineProperty(this, "query", { value: query, enumerable: true });
     return query;
   },

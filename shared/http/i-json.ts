@@ -24,17 +24,28 @@ interface Frame {
 /** The first I-JSON violation in `text` (which must already parse as JSON), or `{ ok: true }`. */
 export function checkIJson(text: string): { ok: true } | IJsonViolation {
   const stack: Frame[] = [];
+  // A body decoded from UTF-8 cannot hold a raw lone surrogate: then only strings with escapes need decoding and a
+  // check of their own, and a string without one is read as the slice it is (or not at all, when it is no name).
+  const rawWellFormed = isWellFormed(text);
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     const top = stack[stack.length - 1];
     if (ch === '"') {
       let end = i + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      const value = JSON.parse(text.slice(i, end + 1)) as string;
-      if (!isWellFormed(value)) {
+      let escaped = false;
+      while (end < text.length && text[end] !== '"') {
+        if (text[end] === "\\") {
+          escaped = true;
+          end += 2;
+        } else end += 1;
+      }
+      const isName = top?.names !== undefined && top.expectName;
+      const decode = escaped || !rawWellFormed;
+      const value = decode ? (JSON.parse(text.slice(i, end + 1)) as string) : isName ? text.slice(i + 1, end) : "";
+      if (decode && !isWellFormed(value)) {
         return { ok: false, reason: "json_lone_surrogate", detail: "a string holds a lone UTF-16 surrogate" };
       }
-      if (top?.names && top.expectName) {
+      if (isName && top?.names) {
         if (top.names.has(value)) {
           return { ok: false, reason: "duplicate_json_key", detail: `the name ${JSON.stringify(value)} is repeated` };
         }

@@ -4,6 +4,7 @@
 // brute-force window, nor take the public read API down.
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../errors";
+import { setAnswerHeader } from "../http/answer-header";
 import { clientIpKey } from "../http/client-ip";
 import { errorFields } from "../http/request-line";
 import { logEvent } from "../http/request-log";
@@ -192,6 +193,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<LimiterE
   return async (c, next) => {
     const decision = await limitRequest(c.env.RATE_LIMITER, options, c.req.raw, backgroundOf(c));
     await next();
-    if (decision) for (const [name, value] of rateLimitHeaders(options.rule, decision)) c.header(name, value);
+    // On the answer itself: Hono's c.header() after the route has answered copies the whole Response for each
+    // header, two copies a request that only the garbage collector ever saw (docs/scale.md, "The latency tail").
+    if (decision) for (const [name, value] of rateLimitHeaders(options.rule, decision)) setAnswerHeader(c, name, value);
   };
 }

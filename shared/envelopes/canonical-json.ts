@@ -16,7 +16,7 @@ function canonicalString(value: string): string {
   if (!isWellFormed(value)) throw new CanonicalJsonError("strings must be well-formed Unicode (no lone surrogate)");
   // RFC 8785 §3.2.2.2 serialises strings as ECMAScript's JSON.stringify does (the short escapes, \u00xx in lower
   // case for the other controls, everything else as is); with lone surrogates refused above, the two agree exactly.
-  // One native call instead of a string built a character at a time: that loop was a sixth of what a registration
+  // One native call instead of a string built a character at a time: that loop was an eighth of what a registration
   // allocated (docs/scale.md, "The latency tail").
   return JSON.stringify(value);
 }

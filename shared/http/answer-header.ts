@@ -6,7 +6,10 @@ export function setAnswerHeader(c: Context, name: string, value: string): void {
   try {
     c.res.headers.set(name, value);
   } catch {
-    c.res = new Response(c.res.body, c.res);
-    c.res.headers.set(name, value);
+    const copy = new Response(c.res.body, c.res);
+    copy.headers.set(name, value);
+    // Hono's setter copies the answer again when one is set already; cleared first, the copy is taken as it is.
+    c.res = undefined;
+    c.res = copy;
   }
 }

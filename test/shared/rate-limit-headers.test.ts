@@ -38,10 +38,28 @@ describe("RateLimit headers on the answer", () => {
   });
 
   it("copies an answer whose headers cannot change once, and still sets them", async () => {
-    const { hono } = app(() => Response.redirect("https://example.com/next", 302));
-    const res = await hono.request("/read", { headers: ip(2) }, env);
+    const answer = () => Response.redirect("https://example.com/next", 302);
+    expect(() => answer().headers.set("x-probe", "1")).toThrow(TypeError);
+    const { hono } = app(answer);
+    const Real = globalThis.Response;
+    let made = 0;
+    globalThis.Response = new Proxy(Real, {
+      construct(target, args, newTarget) {
+        // The test pool's own Durable Object plumbing makes Responses too; only the app's are counted.
+        if (!new Error().stack?.includes("vitest-plugin")) made += 1;
+        return Reflect.construct(target, args, newTarget);
+      },
+    });
+    let res: Response;
+    try {
+      res = await hono.request("/read", { headers: ip(2) }, env);
+    } finally {
+      globalThis.Response = Real;
+    }
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("https://example.com/next");
     expect(res.headers.get("ratelimit-policy")).toBe(`${READ_RULE.capacity};w=${READ_RULE.windowMs / 1000}`);
+    expect(res.headers.get("ratelimit")).toMatch(/^limit=\d+/);
+    expect(made).toBe(1);
   });
 });

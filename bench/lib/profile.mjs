@@ -115,13 +115,13 @@ export async function heapWhile(worker, work, everyMs = 5) {
   const session = await connect(worker);
   const beforeKiB = (await session.send("Runtime.getHeapUsage")).result.usedSize / 1024;
   const poller = pollHeap(session, everyMs);
+  let result;
   try {
-    const result = await work();
-    await poller.stop();
-    const peakKiB = Math.max(beforeKiB, ...poller.polls.map((p) => p.used / 1024));
-    return { result, beforeKiB, peakKiB };
+    result = await work();
   } finally {
     await poller.stop();
     session.close();
   }
+  const peakKiB = Math.max(beforeKiB, ...poller.polls.map((p) => p.used / 1024));
+  return { result, beforeKiB, peakKiB };
 }

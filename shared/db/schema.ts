@@ -377,6 +377,20 @@ export const oidcNonces = sqliteTable(
   (t) => [primaryKey({ columns: [t.clientId, t.nonce] })],
 );
 
+/**
+ * One row per authorization code exchanged, by its grant (a grant holds one code): the claim that makes a code's
+ * single use hold across locations, where the library's KV record of it may be a minute stale. Each claim deletes
+ * the rows past CODE_CLAIM_MEMORY_MS first; `oidc_code_exchanges_at` makes that delete read only those.
+ */
+export const oidcCodeExchanges = sqliteTable(
+  "oidc_code_exchanges",
+  {
+    grantId: text("grant_id").primaryKey(),
+    exchangedAt: integer("exchanged_at").notNull(),
+  },
+  (t) => [index("oidc_code_exchanges_at").on(t.exchangedAt)],
+);
+
 /** One row per completed audit export: its counts and digest (GET /api/audit/bundles). */
 export const auditBundles = sqliteTable(
   "audit_bundles",

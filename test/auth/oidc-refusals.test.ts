@@ -101,6 +101,30 @@ describe("token requests refused", () => {
     expect(await errorOf(refresh)).toBe("invalid_grant");
   });
 
+  it("a code exchanged again where KV still holds its grant as it was: invalid_grant, and what it issued is revoked", async () => {
+    const { browser } = await signedInBrowser();
+    const app = await registerClient(browser);
+    const flow = await startFlow(app);
+    const back = await codeFor(browser, flow);
+    const code = back.searchParams.get("code") as string;
+    const [userId, grantId] = code.split(":");
+    const key = `grant:${userId}:${grantId}`;
+    // What another location's KV may still answer for a minute after the exchange (KV is eventually consistent).
+    const before = await env.KV.getWithMetadata(key);
+    const expiration = (await env.KV.list({ prefix: key })).keys[0]?.expiration as number;
+    const tokens = await exchange(flow, back);
+    await env.KV.put(key, before.value as string, { expiration });
+    const again = await tokenRequest(
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: flow.verifier },
+      { authorization: basic(app.client_id, app.client_secret as string) },
+    );
+    const body = (await again.json()) as { error?: string; access_token?: string };
+    expect(again.status).toBe(400);
+    expect(body.error).toBe("invalid_grant");
+    expect(body.access_token).toBeUndefined();
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+  });
+
   it("a wrong code verifier, and no verifier: refused", async () => {
     const { browser } = await signedInBrowser();
     const app = await registerClient(browser);

@@ -2,7 +2,14 @@
 // revoked, the consents accounts gave, the nonces that already issued a code, and the account facts claims need.
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../../../shared/db/client";
-import { accountIdentities, accounts, oidcClients, oidcConsents, oidcNonces } from "../../../../shared/db/schema";
+import {
+  accountIdentities,
+  accounts,
+  oidcClients,
+  oidcCodeExchanges,
+  oidcConsents,
+  oidcNonces,
+} from "../../../../shared/db/schema";
 import type { AccountFacts } from "./claims";
 
 export type ClientRow = typeof oidcClients.$inferSelect;
@@ -118,5 +125,25 @@ export async function useNonce(db: Db, clientId: string, nonce: string, now: num
     .values({ clientId, nonce, expiresAt: now + NONCE_MEMORY_MS })
     .onConflictDoNothing()
     .returning({ nonce: oidcNonces.nonce });
+  return inserted.length === 1;
+}
+
+/** A code's exchange is remembered well past the 10 minutes its grant's code lives and KV's minute of staleness. */
+export const CODE_CLAIM_MEMORY_MS = 24 * 3600 * 1000;
+
+/**
+ * Claims the one exchange of the grant's code, atomically in D1: false when it was claimed before. The library's
+ * own single-use check reads KV, which another location may answer a minute stale, so two exchanges of one code
+ * could both pass it; only the first claim here stands. Rows past their memory are deleted first.
+ */
+export async function claimCodeExchange(db: Db, grantId: string, now: number): Promise<boolean> {
+  const [, inserted] = await db.batch([
+    db.delete(oidcCodeExchanges).where(lt(oidcCodeExchanges.exchangedAt, now - CODE_CLAIM_MEMORY_MS)),
+    db
+      .insert(oidcCodeExchanges)
+      .values({ grantId, exchangedAt: now })
+      .onConflictDoNothing()
+      .returning({ grantId: oidcCodeExchanges.grantId }),
+  ]);
   return inserted.length === 1;
 }

@@ -12,7 +12,7 @@ import { type GrantProps, userClaims } from "../oidc/claims";
 import { atHash, signIdToken } from "../oidc/id-token";
 import { configuredKey } from "../oidc/keys";
 import { libraryEnv, oauthApi, oauthServer, TOKEN_PATH, USERINFO_PATH, userinfoResource } from "../oidc/server";
-import { accountFacts, stillAllowed } from "../oidc/store";
+import { accountFacts, claimCodeExchange, stillAllowed } from "../oidc/store";
 
 export const oidcTokenRoutes = routeGroup<AuthEnv>();
 
@@ -71,10 +71,15 @@ oidcTokenRoutes.post(TOKEN_PATH, async (c) => {
   const tokens = (await res.json()) as { access_token?: string; scope?: string };
   const scopes = (tokens.scope ?? "").split(" ");
   const answer = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: res.headers });
-  if (!tokens.access_token || !scopes.includes("openid")) return answer(tokens);
   const api = await oauthApi(env);
-  const summary = await api.unwrapToken<GrantProps>(tokens.access_token);
+  const summary = tokens.access_token ? await api.unwrapToken<GrantProps>(tokens.access_token) : null;
   const db = orm(env.DB);
+  // A code's single use, held in D1: the library's check read KV, which may be a minute stale at this location.
+  if (grantType === "authorization_code" && summary && !(await claimCodeExchange(db, summary.grantId, Date.now()))) {
+    await api.revokeGrant(summary.grantId, summary.userId);
+    return oauthError(400, "invalid_grant", "the authorization code was already used");
+  }
+  if (!tokens.access_token || !scopes.includes("openid")) return answer(tokens);
   const props = summary?.grant.props;
   // The account and whether the app may still have its tokens, read at once.
   const [facts, allowed] =

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { SESSION_ROUTES } from "../../../../shared/auth/session-routes";
 import { orm } from "../../../../shared/db/client";
 import { AppError } from "../../../../shared/errors";
+import { forwardRequest } from "../../../../shared/http/forward";
 import { errorResponses, json } from "../../../../shared/http/openapi";
 import { limiterFor } from "../../../../shared/rate-limit/shards";
 import { routeGroup } from "../../../../shared/validate";
@@ -84,5 +85,5 @@ publicRoutes.openapi(
 // here from the auth worker's own definitions, answered there: every method goes through, so its 405 stands.
 for (const route of SESSION_ROUTES) {
   publicRoutes.openAPIRegistry.registerPath(route);
-  publicRoutes.all(route.path, (c) => c.env.AUTH.fetch(c.req.raw));
+  publicRoutes.all(route.path, (c) => forwardRequest(c.env.AUTH, c.req.raw));
 }

@@ -1,6 +1,5 @@
 // base_url serves the verification API too (DECISIONS 22): these paths go to the verify worker unchanged, and the
 // host's OpenAPI document lists them from the same definitions the verify worker serves (shared/verify-api).
-
 import { forwardRequest } from "../../../../shared/http/forward";
 import { routeGroup } from "../../../../shared/validate";
 import { VERIFY_API_ROUTES } from "../../../../shared/verify-api/routes";

@@ -1,36 +1,36 @@
-// Every OC Pledge v1 vector of ../shared/vectors/oc-pledge, one test per file, through the project's library:
+// Every OC Pledge v1 vector of ../vectors/oc-pledge, one test per file, through the project's library:
 // envelope vectors rebuild the canonical message byte for byte (length, id) and parse to the same canonical JSON;
 // bond and state fixtures run verifyBond and pledgeState; the malformed-input vector gives its error.
 // The vectors' signatures are placeholders (oc-wire-formats §5.3): real ones are tested in shared/pledge-signature.
 import { describe, expect, it } from "vitest";
-import v01 from "../../../shared/vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
-import v02 from "../../../shared/vectors/oc-pledge/v02-pledge-stamp-published.json";
-import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
-import v04 from "../../../shared/vectors/oc-pledge/v04-pledge-http-get-hash.json";
-import v05 from "../../../shared/vectors/oc-pledge/v05-pledge-nostr-event-exists.json";
-import v06 from "../../../shared/vectors/oc-pledge/v06-pledge-dns-record.json";
-import v07 from "../../../shared/vectors/oc-pledge/v07-pledge-vote-resolves.json";
-import v08 from "../../../shared/vectors/oc-pledge/v08-pledge-agent-delegated.json";
-import v09 from "../../../shared/vectors/oc-pledge/v09-pledge-edge-same-time.json";
-import v10 from "../../../shared/vectors/oc-pledge/v10-pledge-block-height-resolved.json";
-import v11 from "../../../shared/vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
-import v12 from "../../../shared/vectors/oc-pledge/v12-outcome-kept-stamp-published.json";
-import v13 from "../../../shared/vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
-import v14 from "../../../shared/vectors/oc-pledge/v14-outcome-broken-http-get-hash.json";
-import v15 from "../../../shared/vectors/oc-pledge/v15-outcome-disputed-contradictory.json";
-import v16 from "../../../shared/vectors/oc-pledge/v16-outcome-expired-unresolved.json";
-import v17 from "../../../shared/vectors/oc-pledge/v17-abandonment-counts-as-broken.json";
-import v18 from "../../../shared/vectors/oc-pledge/v18-bond-valid.json";
-import v19 from "../../../shared/vectors/oc-pledge/v19-bond-insufficient-sats.json";
-import v20 from "../../../shared/vectors/oc-pledge/v20-bond-spent.json";
-import v21 from "../../../shared/vectors/oc-pledge/v21-bilateral-consistent.json";
-import v22 from "../../../shared/vectors/oc-pledge/v22-bilateral-contradictory.json";
-import v23 from "../../../shared/vectors/oc-pledge/v23-state-pending.json";
-import v24 from "../../../shared/vectors/oc-pledge/v24-state-resolvable.json";
-import v25 from "../../../shared/vectors/oc-pledge/v25-state-kept.json";
-import v26 from "../../../shared/vectors/oc-pledge/v26-state-broken-via-abandonment.json";
-import v27 from "../../../shared/vectors/oc-pledge/v27-state-expired-unresolved.json";
-import v28 from "../../../shared/vectors/oc-pledge/v28-empty-nonce-rejected.json";
+import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
+import v02 from "../vectors/oc-pledge/v02-pledge-stamp-published.json";
+import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
+import v04 from "../vectors/oc-pledge/v04-pledge-http-get-hash.json";
+import v05 from "../vectors/oc-pledge/v05-pledge-nostr-event-exists.json";
+import v06 from "../vectors/oc-pledge/v06-pledge-dns-record.json";
+import v07 from "../vectors/oc-pledge/v07-pledge-vote-resolves.json";
+import v08 from "../vectors/oc-pledge/v08-pledge-agent-delegated.json";
+import v09 from "../vectors/oc-pledge/v09-pledge-edge-same-time.json";
+import v10 from "../vectors/oc-pledge/v10-pledge-block-height-resolved.json";
+import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
+import v12 from "../vectors/oc-pledge/v12-outcome-kept-stamp-published.json";
+import v13 from "../vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
+import v14 from "../vectors/oc-pledge/v14-outcome-broken-http-get-hash.json";
+import v15 from "../vectors/oc-pledge/v15-outcome-disputed-contradictory.json";
+import v16 from "../vectors/oc-pledge/v16-outcome-expired-unresolved.json";
+import v17 from "../vectors/oc-pledge/v17-abandonment-counts-as-broken.json";
+import v18 from "../vectors/oc-pledge/v18-bond-valid.json";
+import v19 from "../vectors/oc-pledge/v19-bond-insufficient-sats.json";
+import v20 from "../vectors/oc-pledge/v20-bond-spent.json";
+import v21 from "../vectors/oc-pledge/v21-bilateral-consistent.json";
+import v22 from "../vectors/oc-pledge/v22-bilateral-contradictory.json";
+import v23 from "../vectors/oc-pledge/v23-state-pending.json";
+import v24 from "../vectors/oc-pledge/v24-state-resolvable.json";
+import v25 from "../vectors/oc-pledge/v25-state-kept.json";
+import v26 from "../vectors/oc-pledge/v26-state-broken-via-abandonment.json";
+import v27 from "../vectors/oc-pledge/v27-state-expired-unresolved.json";
+import v28 from "../vectors/oc-pledge/v28-empty-nonce-rejected.json";
 import { canonicalBytes, canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
 import {
   type AbandonmentInput,

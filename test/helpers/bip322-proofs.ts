@@ -4,9 +4,9 @@
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { base64 } from "@scure/base";
 import { p2pkh, p2sh, p2tr, p2wpkh, RawTx, RawWitness, Transaction } from "@scure/btc-signer";
-import tv21 from "../../../shared/vectors/oc-attest/tv21.json";
-import tv22 from "../../../shared/vectors/oc-attest/tv22.json";
-import tv23 from "../../../shared/vectors/oc-attest/tv23.json";
+import tv21 from "../vectors/oc-attest/tv21.json";
+import tv22 from "../vectors/oc-attest/tv22.json";
+import tv23 from "../vectors/oc-attest/tv23.json";
 import { buildToSpendTx } from "../../shared/bitcoin/bip322-tx";
 import { legacyMessageHash } from "../../shared/bitcoin/legacy";
 

@@ -1,6 +1,6 @@
 // Signed OC Agent envelopes (and an OC Pledge) for registry tests, built with the library's builders and real BIP-322 signatures.
 
-import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
+import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import { randomHex } from "../../shared/crypto/digest";
 import { buildAction, buildDelegation, buildRevocation, buildSubdelegation } from "../../shared/envelopes/agent";
 import { createOutcomeEnvelope, createPledgeEnvelope } from "../../shared/envelopes/pledge";

@@ -3,17 +3,17 @@
 // envelopes of every kind, signed with real keys, are accepted (201) by the registry under a project API token.
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import a01 from "../../../shared/vectors/oc-agent/v01-delegation-minimal.json";
-import a02 from "../../../shared/vectors/oc-agent/v02-delegation-with-bond.json";
-import a03 from "../../../shared/vectors/oc-agent/v03-action-minimal.json";
-import a05 from "../../../shared/vectors/oc-agent/v05-revocation-with-reason.json";
-import a10 from "../../../shared/vectors/oc-agent/v10-subdelegation-minimal.json";
-import p01 from "../../../shared/vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
-import p03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
-import p08 from "../../../shared/vectors/oc-pledge/v08-pledge-agent-delegated.json";
-import p10 from "../../../shared/vectors/oc-pledge/v10-pledge-block-height-resolved.json";
-import p13 from "../../../shared/vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
-import p17 from "../../../shared/vectors/oc-pledge/v17-abandonment-counts-as-broken.json";
+import a01 from "../vectors/oc-agent/v01-delegation-minimal.json";
+import a02 from "../vectors/oc-agent/v02-delegation-with-bond.json";
+import a03 from "../vectors/oc-agent/v03-action-minimal.json";
+import a05 from "../vectors/oc-agent/v05-revocation-with-reason.json";
+import a10 from "../vectors/oc-agent/v10-subdelegation-minimal.json";
+import p01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
+import p03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
+import p08 from "../vectors/oc-pledge/v08-pledge-agent-delegated.json";
+import p10 from "../vectors/oc-pledge/v10-pledge-block-height-resolved.json";
+import p13 from "../vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
+import p17 from "../vectors/oc-pledge/v17-abandonment-counts-as-broken.json";
 import { canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
 import * as kit from "../../shared/kit/envelopes";
 import { keyFromWif, newKey } from "../../shared/kit/envelopes";

@@ -2,10 +2,10 @@
 // resolver, swearer for abandonments), tampering refused, and when an outcome may be unsigned.
 import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import v01 from "../../../shared/vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
-import v03 from "../../../shared/vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
-import v11 from "../../../shared/vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
-import v16 from "../../../shared/vectors/oc-pledge/v16-outcome-expired-unresolved.json";
+import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
+import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
+import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
+import v16 from "../vectors/oc-pledge/v16-outcome-expired-unresolved.json";
 import {
   createAbandonmentEnvelope,
   createOutcomeEnvelope,

@@ -98,6 +98,16 @@ export class LeaseBook {
     return this.#admitted(lease, now);
   }
 
+  /**
+   * The refusal in force for `key` (a take found its bucket empty, and it has not refilled since), or undefined:
+   * no call, nothing spent. For a check before costly work whose token is spent only on the work's outcome.
+   */
+  refusal(key: string, now: number): Admission | undefined {
+    const lease = this.#leases.get(key);
+    if (!lease || now >= lease.deniedUntil) return undefined;
+    return { allowed: false, remaining: 0, retryAfterMs: lease.deniedUntil - now, resetMs: lease.resetAt - now };
+  }
+
   /** The unspent tokens of the bucket's last lease, handed back (and forgotten here). */
   release(key: string): number {
     const lease = this.#leases.get(key);

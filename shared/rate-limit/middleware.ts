@@ -170,6 +170,22 @@ export async function takeNamed(
 }
 
 /**
+ * 429 rate_limited (Retry-After, RateLimit headers) when this isolate already knows the bucket `key` is empty: no
+ * call, nothing spent. Otherwise nothing happens. For a check before costly work whose token is spent afterwards,
+ * only on some outcomes (`takeNamed`): refused API tokens per address (workers/fleet/src/caller.ts).
+ */
+export function refuseIfKnownEmpty(key: string, rule: BucketRule): void {
+  const refusal = book?.refusal(key, Date.now());
+  if (!refusal) return;
+  throw new AppError("rate_limited", {
+    headers: {
+      "Retry-After": String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000))),
+      ...Object.fromEntries(rateLimitHeaders(rule, refusal)),
+    },
+  });
+}
+
+/**
  * A token for one request from the lease this isolate holds on the caller's bucket of the route: no call, no await.
  * Undefined when none is held here, or the bucket is known empty: then `limitRequest` decides (and nothing was spent).
  */

@@ -1,8 +1,10 @@
 // Who is calling the fleet: a project API token (Authorization: Bearer) or the auth host's session cookie,
 // bearer first (service-spec Authentication 2-3). A malformed bearer is anonymous; a well-formed one that is
 // unknown, revoked, expired, or whose creator is no longer an owner of its project is 401 `unauthenticated`
-// (DECISIONS 12). A cookie counts only while its session row is live. On the registration routes alone, a token
-// this isolate has read is not read again: their write re-checks it in its own batch (registry/guarded-writes.ts).
+// (DECISIONS 12). Refused tokens are counted per client address, and an address past its budget is refused 429
+// before its next token is looked up (limits.ts). A cookie counts only while its session row is live. On the
+// registration routes alone, a token this isolate has read is not read again: their write re-checks it in its own
+// batch (registry/guarded-writes.ts).
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { resolveSession } from "../../../shared/auth/current-session";
@@ -10,9 +12,11 @@ import { sha256Hex } from "../../../shared/crypto/digest";
 import { type Db, orm } from "../../../shared/db/client";
 import { apiTokens, members } from "../../../shared/db/schema";
 import { AppError } from "../../../shared/errors";
+import { backgroundOf, refuseIfKnownEmpty, takeNamed } from "../../../shared/rate-limit/middleware";
 import { sessionKeys } from "./auth-keys";
 import type { Caller, FleetEnv } from "./env";
 import { TOKEN_SECRET } from "./ids";
+import { REFUSED_TOKEN_RULE, refusedTokenKey } from "./limits";
 import { isGuardedWrite } from "./registry/guarded-writes";
 import { findOnShards, knownShard, shardsOf } from "./registry/shards";
 import { storedScope } from "./roles";
@@ -75,6 +79,24 @@ async function readToken(c: Context<FleetEnv>, tokenHash: string, now: number): 
 }
 
 /**
+ * `readToken` within the address's budget of refused tokens: refused 429 without a read once this isolate knows the
+ * budget spent; each refusal spends one (the one that finds the budget empty answers 429 too). The limiter fails
+ * open: when it is down, tokens are read as before.
+ */
+async function lookUpToken(c: Context<FleetEnv>, tokenHash: string, now: number): Promise<KnownToken> {
+  const key = refusedTokenKey(c);
+  refuseIfKnownEmpty(key, REFUSED_TOKEN_RULE);
+  try {
+    return await readToken(c, tokenHash, now);
+  } catch (err) {
+    if (err instanceof AppError && err.reason === "unauthenticated") {
+      await takeNamed(c.env.RATE_LIMITER, key, REFUSED_TOKEN_RULE, false, backgroundOf(c));
+    }
+    throw err;
+  }
+}
+
+/**
  * The bearer's caller. On a guarded write a token this isolate already knows is taken as is (`guessed`): the
  * write's batch re-checks it. Anywhere else it is read.
  */
@@ -82,7 +104,7 @@ async function tokenCaller(c: Context<FleetEnv>, secret: string, now: number): P
   const tokenHash = await sha256Hex(secret);
   const kept = isGuardedWrite(c.req.method, c.req.path) ? knownTokens.get(tokenHash) : undefined;
   const guessed = kept !== undefined && kept.expiresAt > now;
-  const token = guessed ? kept : await readToken(c, tokenHash, now);
+  const token = guessed ? kept : await lookUpToken(c, tokenHash, now);
   const shard = knownShard(c.env, token.projectId);
   if (shard && (token.lastUsedAt === null || now - token.lastUsedAt >= LAST_USED_RESOLUTION_MS)) {
     token.lastUsedAt = now;

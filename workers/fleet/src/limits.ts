@@ -1,8 +1,9 @@
 // Fleet rate limits (service-spec Limits: per-IP, per-route token buckets; the values are this project's, see
-// docs/decisions.md): every route per IP, and every authenticated call per project.
+// docs/decisions.md): every route per IP, every authenticated call per project, and refused API tokens per IP.
 import type { Context } from "hono";
 import type { Db } from "../../../shared/db/client";
 import { AppError } from "../../../shared/errors";
+import { clientIpKey } from "../../../shared/http/client-ip";
 import { backgroundOf, leaseTogether, rateLimit, takeNamed } from "../../../shared/rate-limit/middleware";
 import type { BucketRule } from "../../../shared/rate-limit/token-bucket";
 import { noteRefusal } from "./activity/refusals";
@@ -18,6 +19,17 @@ export const FLEET_PROJECT_RULE: BucketRule = { capacity: 600, windowMs: 60_000 
  * by its own share while the project keeps three quarters for everyone else (security review item 8).
  */
 export const FLEET_CALLER_SHARE_RULE: BucketRule = { capacity: 150, windowMs: 60_000 };
+
+/**
+ * API tokens refused per client IP (unknown, revoked, expired, creator no longer an owner): each refusal spends one;
+ * once the bucket is found empty, a bearer from that address is refused 429 before it is looked up (review 3,
+ * item 11: an unknown token cost a read on every registry shard, without limit). Minted tokens hold 256 random
+ * bits, so this bounds the cost of guessing, not its odds; a client with a stale token waits three seconds a try.
+ */
+export const REFUSED_TOKEN_RULE: BucketRule = { capacity: 20, windowMs: 60_000 };
+
+/** The refused-token bucket of the request's client address. */
+export const refusedTokenKey = (c: Context) => `fleet-token-refused|${clientIpKey(c.req.raw.headers)}`;
 
 export const routeLimit = (bucket: string) =>
   rateLimit({ bucket: `fleet-${bucket}`, rule: FLEET_ROUTE_RULE, failClosed: false });

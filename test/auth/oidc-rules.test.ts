@@ -1,17 +1,14 @@
 // The OpenID provider's rules as pure functions (issue 33): the claims each scope releases, amr per sign-in path,
 // the ID token's claims, prompt and max_age, when a fresh sign-in is needed, and the request's round trip through
 // the sign-in page.
+
+import { base64url } from "jose";
 import { describe, expect, it } from "vitest";
 import { safeReturnTo } from "../../shared/auth/oauth/return-to";
-import {
-  AFTER_PARAM,
-  errorRedirect,
-  needsSignIn,
-  readPrompt,
-  requestQuery,
-  resumePath,
-} from "../../workers/auth/src/oidc/authorize";
+import { errorRedirect, needsSignIn, nonceOf, readPrompt, withNonce } from "../../workers/auth/src/oidc/authorize";
 import { amrOf, grantedScopes, idTokenClaims, userClaims } from "../../workers/auth/src/oidc/claims";
+import { consentPolicy, isPlainHttpsUrl, sourceOrigin } from "../../workers/auth/src/oidc/consent-policy";
+import { arrivedRequest, RESUME_TTL_MS, resumeKey, resumePath } from "../../workers/auth/src/oidc/resume";
 
 const facts = { didOc: "did:oc:abc", displayName: "Satoshi", email: "s@example.com", primaryBtc: "bc1qexample" };
 
@@ -103,17 +100,53 @@ describe("prompt, max_age and fresh sign-in", () => {
     expect(needsSignIn({ ...base, prompt: login, authTime: now / 1000 - 10, after: now - 3000 })).toBe(true);
   });
 
-  it("the request survives the sign-in page's return_to policy and comes back whole", () => {
+  it("the request survives the sign-in page's return_to policy and comes back whole", async () => {
+    const key = await resumeKey("a secret");
     const original = q(
       "client_id=c&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=openid%20email&state=s&prompt=login",
     );
-    const path = resumePath(original, 1234);
+    const path = await resumePath(original, 1234, key);
     expect(safeReturnTo(path, { authOrigin: "https://auth.example" })).toBe(path);
-    const back = requestQuery(new URL(path, "https://auth.example")) as URLSearchParams;
-    expect(back.get("redirect_uri")).toBe("https://app.example/cb");
-    expect(back.get("scope")).toBe("openid email");
-    expect(back.get(AFTER_PARAM)).toBe("1234");
-    expect(requestQuery(new URL("https://auth.example/oauth/authorize?oc_resume=%%%"))).toBeUndefined();
+    const back = await arrivedRequest(new URL(path, "https://auth.example"), key, 5000);
+    expect(back?.after).toBe(1234);
+    expect(back?.query.get("redirect_uri")).toBe("https://app.example/cb");
+    expect(back?.query.get("scope")).toBe("openid email");
+    expect([...(back?.query.keys() ?? [])].filter((k) => k.startsWith("oc_"))).toEqual([]);
+    expect(
+      await arrivedRequest(new URL("https://auth.example/oauth/authorize?oc_resume=%%%"), key, 5000),
+    ).toBeUndefined();
+  });
+
+  it("only this host's marker, for that very query, not stale, says when the request began (review 3, item 2)", async () => {
+    const key = await resumeKey("a secret");
+    const now = 2_000_000_000_000;
+    const original = q("client_id=c&state=s&max_age=0");
+    const path = await resumePath(original, now, key);
+    const at = (p: string, when = now) => arrivedRequest(new URL(p, "https://auth.example"), key, when);
+    const text = new TextDecoder().decode(
+      base64url.decode(new URL(path, "https://x").searchParams.get("oc_resume") ?? ""),
+    );
+    const carried = (t: string) => `/oauth/authorize?oc_resume=${base64url.encode(t)}`;
+    expect((await at(path))?.after).toBe(now);
+    expect((await at(path, now + RESUME_TTL_MS))?.after).toBe(now);
+    // Stale, or dated in the future.
+    expect((await at(path, now + RESUME_TTL_MS + 1))?.after).toBeNull();
+    expect((await at(path, now - 120_000))?.after).toBeNull();
+    // Another host's key; the query changed under the MAC; the time changed; no MAC; a MAC of the wrong length.
+    const other = await resumeKey("another secret");
+    expect((await arrivedRequest(new URL(path, "https://x"), other, now))?.after).toBeNull();
+    expect((await at(carried(text.replace("state=s", "state=t"))))?.after).toBeNull();
+    expect((await at(carried(text.replace(`oc_after=${now}`, "oc_after=0"))))?.after).toBeNull();
+    expect((await at(carried(text.replace(/&oc_mac=.*$/, ""))))?.after).toBeNull();
+    expect((await at(carried(text.replace(/&oc_mac=.*$/, "&oc_mac=AAAA"))))?.after).toBeNull();
+    // A second oc_after inside the signed part cannot be appended either (it changes the MAC's input).
+    const forged = await at(carried(`${text}&oc_after=0`));
+    expect(forged?.after).toBeNull();
+    // A forged marker is still the request it carries, only fresh: the browser is sent to sign in.
+    expect(forged?.query.get("state")).toBe("s");
+    // A plain oc_after (or oc_mac) on a request as sent is dropped, and says nothing.
+    const plain = await at("/oauth/authorize?client_id=c&oc_after=0&oc_mac=x");
+    expect(plain).toEqual({ query: q("client_id=c"), after: null });
   });
 
   it("errors go back with state and iss", () => {
@@ -138,5 +171,62 @@ describe("prompt, max_age and fresh sign-in", () => {
       state: "s",
       iss: "https://auth.example",
     });
+  });
+});
+
+describe("the nonce in the consent transaction (review 3, item 8)", () => {
+  const request = {
+    responseType: "code",
+    clientId: "c",
+    redirectUri: "https://app.example/cb",
+    scope: ["openid"],
+    state: "s",
+  };
+  it("rides with the request and comes back apart from it", () => {
+    // The library keeps the request as JSON: what survives a round trip through it is what comes back.
+    const stored = JSON.parse(JSON.stringify(withNonce(request, "n-1")));
+    expect(nonceOf(stored)).toEqual({ request, nonce: "n-1" });
+    expect(nonceOf(JSON.parse(JSON.stringify(withNonce(request, null))))).toEqual({ request, nonce: null });
+  });
+  it("a record without it (or with something else) is refused, never read as no nonce", () => {
+    expect(nonceOf(request)).toBeUndefined();
+    expect(nonceOf({ ...request, oc_nonce: 5 } as never)).toBeUndefined();
+  });
+});
+
+describe("the consent page's policy (review 3, item 7)", () => {
+  it("a logo is a plain https URL", () => {
+    expect(isPlainHttpsUrl("https://cdn.example/a/logo.png?v=1&w=2")).toBe(true);
+    expect(isPlainHttpsUrl("https://xn--9ca.example:8443/l.png")).toBe(true);
+    for (const bad of [
+      "https://x.example/l.png; frame-ancestors *",
+      "https://x.example/l.png 'self'",
+      "https://x.example/l'.png",
+      "https://x.example/l,x.png",
+      "https://x'y.example/",
+      "https://é.example/l.png",
+      "https://u:p@x.example/",
+      "http://x.example/",
+      "data:image/png;base64,AAAA",
+      "//x.example/l.png",
+      "",
+    ]) {
+      expect(isPlainHttpsUrl(bad), bad).toBe(false);
+    }
+  });
+  it("only clean origins reach it", () => {
+    expect(sourceOrigin("https://cdn.example/a?b#c")).toBe("https://cdn.example");
+    expect(sourceOrigin("http://localhost:3000/cb")).toBe("http://localhost:3000");
+    expect(sourceOrigin("https://x'y.example/")).toBeUndefined();
+    expect(sourceOrigin("https://x,y.example/")).toBeUndefined();
+    expect(sourceOrigin("javascript:alert(1)")).toBeUndefined();
+    expect(sourceOrigin(null)).toBeUndefined();
+    const policy = consentPolicy("https://app.example/cb", "https://cdn.example/l.png; frame-ancestors *");
+    expect(policy).toContain("img-src 'self' data:;");
+    expect(policy).toContain("form-action 'self' https://app.example;");
+    expect(policy.match(/frame-ancestors/g)).toHaveLength(1);
+    expect(consentPolicy("https://app.example/cb", "https://cdn.example/l.png")).toContain(
+      "img-src 'self' data: https://cdn.example;",
+    );
   });
 });

@@ -1,16 +1,7 @@
 // The OpenID Connect rules of an authorization request on top of the library's OAuth checks (issue 33), as pure
-// functions: prompt and max_age, when a fresh sign-in is needed, the error redirect back to the app, and the
-// round trip through the sign-in page (the request's query carried as one base64url value, since the sign-in
-// page's return_to refuses percent-encoded separators, which every redirect_uri holds).
-
+// functions: prompt and max_age, when a fresh sign-in is needed, the error redirect back to the app, and the nonce
+// kept with the consent transaction (review 3, item 8). The round trip through the sign-in page is resume.ts.
 import type { AuthRequest } from "@cloudflare/workers-oauth-provider";
-import { base64url } from "jose";
-import { AUTHORIZE_PATH } from "./server";
-
-/** The parameter that carries a request's query through the sign-in page. */
-export const RESUME_PARAM = "oc_resume";
-/** Set on the resumed query: the time (ms) the request was first seen; a sign-in after it is fresh. */
-export const AFTER_PARAM = "oc_after";
 
 export interface Prompt {
   none: boolean;
@@ -64,23 +55,22 @@ export function errorRedirect(request: AuthRequest, code: string, description: s
   return url.href;
 }
 
-/** The sign-in page's return_to that resumes this request: its query, marked with when it began. */
-export function resumePath(query: URLSearchParams, now: number): string {
-  const carried = new URLSearchParams(query);
-  carried.delete(RESUME_PARAM);
-  carried.set(AFTER_PARAM, String(now));
-  return `${AUTHORIZE_PATH}?${RESUME_PARAM}=${base64url.encode(carried.toString())}`;
-}
+/** The request as the consent transaction keeps it: with the request's nonce (null when it sent none). */
+type WithNonce = AuthRequest & { oc_nonce: string | null };
 
-/** The query of a request, resumed or as sent; undefined when the resume value does not decode. */
-export function requestQuery(url: URL): URLSearchParams | undefined {
-  const resume = url.searchParams.get(RESUME_PARAM);
-  if (resume === null) return url.searchParams;
-  try {
-    return new URLSearchParams(
-      new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(base64url.decode(resume)),
-    );
-  } catch {
-    return undefined;
-  }
+/**
+ * The request to hand to `beginConsent`: the library seals the whole request object in KV under the handle and gives
+ * it back from `approveConsent`, so the nonce travels server-side with it and the consent form never carries it
+ * (OpenID Connect Core 3.1.2.1: the ID token's nonce is the authorization request's).
+ */
+export const withNonce = (request: AuthRequest, nonce: string | null): WithNonce => ({ ...request, oc_nonce: nonce });
+
+/**
+ * The nonce and the plain request back from an approved transaction; undefined when the record holds no nonce field
+ * (a transaction from before this rule, or a library that stopped keeping it): refused, never a token without it.
+ */
+export function nonceOf(approved: AuthRequest): { request: AuthRequest; nonce: string | null } | undefined {
+  const { oc_nonce: nonce, ...request } = approved as Partial<WithNonce> & AuthRequest;
+  if (nonce !== null && typeof nonce !== "string") return undefined;
+  return { request, nonce };
 }

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { displayText } from "../../../../shared/text";
 import { OIDC_SCOPES } from "./claims";
+import { isPlainHttpsUrl } from "./consent-policy";
 
 export const DiscoverySchema = z
   .object({
@@ -68,11 +69,12 @@ const RedirectUri = z
 export const ClientCreate = z.strictObject({
   name: displayText(80),
   redirect_uris: z.array(RedirectUri).min(1).max(10),
+  // Only its origin reaches the consent page's CSP, but a value that could end a CSP source is refused outright.
   logo_uri: z
     .string()
     .max(2000)
     .url()
-    .refine((v) => v.startsWith("https://") && parses(v) !== undefined, "must be https")
+    .refine(isPlainHttpsUrl, "must be a plain https URL (no spaces, quotes, `;`, `,` or user info)")
     .optional(),
   type: z.enum(["public", "confidential"]).openapi({
     description: "public: a browser or native app, PKCE only; confidential: a server that keeps a client secret",

@@ -33,8 +33,8 @@ export interface ConsentView {
   account: string;
   /** The account's did_oc: the form names it, so an answer for another account than the page showed is refused. */
   accountDid: string;
+  /** The consent transaction's handle; the request (its nonce included) stays server-side under it. */
   handle: string;
-  nonce: string | null;
   switchUrl: string;
 }
 
@@ -66,7 +66,6 @@ ${v.redirectIsLoopback ? html`<p class="warn">That address is on this computer: 
 <form method="post" action="/oauth/consent">
 <input type="hidden" name="handle" value="${v.handle}">
 <input type="hidden" name="account" value="${v.accountDid}">
-${v.nonce === null ? "" : html`<input type="hidden" name="nonce" value="${v.nonce}">`}
 <button type="submit" name="decision" value="allow" id="consent-allow">Allow</button>
 <button type="submit" name="decision" value="deny" id="consent-deny" class="secondary">Deny</button>
 </form>

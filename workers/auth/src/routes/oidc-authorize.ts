@@ -1,18 +1,20 @@
 // The OpenID provider's authorization endpoint and consent (issue 33). The library checks the OAuth request (the
 // client, its exact redirect URI, the response type, PKCE's form); this host adds OpenID Connect's rules: `openid`
-// and PKCE S256 required of every client, a nonce never used twice by a client, `prompt` and `max_age` (a fresh
-// sign-in through /signin, which refreshes `sudo_at`), and consent, remembered per account and app.
-import { AuthorizationError, type AuthRequest } from "@cloudflare/workers-oauth-provider";
+// and PKCE S256 required of every client, a nonce never used twice by a client and kept server-side until the code,
+// `prompt` and `max_age` (a fresh sign-in through /signin, which refreshes `sudo_at`, vouched for by a MACed resume
+// marker), and consent, remembered per account and app. Refusals are pages or OAuth redirects, never 500s.
+import type { AuthRequest } from "@cloudflare/workers-oauth-provider";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { CurrentSession } from "../../../../shared/auth/current-session";
 import { orm } from "../../../../shared/db/client";
-import { CONTENT_SECURITY_POLICY } from "../../../../shared/http/security-headers";
 import { routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
-import { AFTER_PARAM, errorRedirect, needsSignIn, readPrompt, requestQuery, resumePath } from "../oidc/authorize";
+import { errorRedirect, needsSignIn, nonceOf, readPrompt, withNonce } from "../oidc/authorize";
 import { amrOf, type GrantProps, grantedScopes, type OidcScope } from "../oidc/claims";
+import { consentPolicy, isPlainHttpsUrl } from "../oidc/consent-policy";
 import { configuredKey } from "../oidc/keys";
+import { arrivedRequest, resumeKey, resumePath } from "../oidc/resume";
 import { AUTHORIZE_PATH, CONSENT_PATH, oauthApi, oauthLibrary } from "../oidc/server";
 import { consentCovers, liveClient, nonceUsed, rememberConsent, useNonce } from "../oidc/store";
 import { consentPage, refusedPage } from "../pages/oidc-page";
@@ -56,17 +58,6 @@ const refused = (c: Context<AuthEnv>, description: string, status: 400 | 401 | 5
   c.header("Cache-Control", "no-store");
   return c.html(refusedPage(description), status);
 };
-
-/**
- * The consent page's policy: the host's, with the app's redirect origin allowed as a form target (browsers apply
- * form-action to the redirect that follows the form) and its logo allowed as an image.
- */
-function consentPolicy(redirectUri: string, logoUri: string | null): string {
-  return CONTENT_SECURITY_POLICY.replace(
-    "form-action 'self'",
-    `form-action 'self' ${new URL(redirectUri).origin}`,
-  ).replace("img-src 'self' data:", `img-src 'self' data:${logoUri ? ` ${logoUri}` : ""}`);
-}
 
 /** `res` with the library's headers added (its consent binding cookie, its framing rules). */
 function withHeaders(res: Response, headers: Headers | undefined): Response {
@@ -112,10 +103,15 @@ async function complete(
 oidcAuthorizeRoutes.openAPIRegistry.registerPath(authorizeRoute);
 oidcAuthorizeRoutes.get(AUTHORIZE_PATH, async (c) => {
   c.header("Cache-Control", "no-store");
-  if (!(await configuredKey(c.env))) return refused(c, "This host is not set up as an OpenID provider.", 503);
+  if (!(await configuredKey(c.env)) || !c.env.ID_TOKEN_SIGNING_KEY) {
+    return refused(c, "This host is not set up as an OpenID provider.", 503);
+  }
   const url = new URL(c.req.url);
-  const query = requestQuery(url);
-  if (!query) return refused(c, "The sign-in request was damaged on its way back from the sign-in page.");
+  const now = Date.now();
+  const key = await resumeKey(c.env.ID_TOKEN_SIGNING_KEY);
+  const arrived = await arrivedRequest(url, key, now);
+  if (!arrived) return refused(c, "The sign-in request was damaged on its way back from the sign-in page.");
+  const { query, after } = arrived;
   const api = await oauthApi(c.env);
   const { AuthorizationError } = await oauthLibrary();
   let request: AuthRequest;
@@ -133,7 +129,6 @@ oidcAuthorizeRoutes.get(AUTHORIZE_PATH, async (c) => {
     return back("invalid_request", "PKCE with code_challenge_method=S256 is required");
   }
   const db = orm(c.env.DB);
-  const now = Date.now();
   const owner = await liveClient(db, request.clientId);
   if (!owner) return refused(c, "This app is not registered here, or its registration was revoked.");
   const nonce = query.get("nonce");
@@ -146,11 +141,9 @@ oidcAuthorizeRoutes.get(AUTHORIZE_PATH, async (c) => {
   if ("error" in asked) return back("invalid_request", asked.error);
   const { prompt, maxAge } = asked;
   const session = await currentSession(c, now);
-  const afterValue = Number(query.get(AFTER_PARAM));
-  const after = query.has(AFTER_PARAM) && Number.isFinite(afterValue) ? afterValue : null;
   if (!session || needsSignIn({ authTime: authTimeOf(session), prompt, maxAge, now, after })) {
     if (prompt.none) return back("login_required", "a sign-in is needed and prompt=none forbids asking");
-    const signin = new URLSearchParams({ return_to: resumePath(query, now) });
+    const signin = new URLSearchParams({ return_to: await resumePath(query, now, key) });
     if (session) signin.set("add", "1");
     return c.redirect(`/signin?${signin}`, 302);
   }
@@ -159,18 +152,20 @@ oidcAuthorizeRoutes.get(AUTHORIZE_PATH, async (c) => {
     return complete(c, request, session, scopes, nonce);
   }
   if (prompt.none) return back("consent_required", "this app has not been allowed yet and prompt=none forbids asking");
-  const [transaction, described] = await Promise.all([api.beginConsent(request), api.describeConsent(request)]);
-  const switchTo = new URLSearchParams({ return_to: resumePath(query, now), add: "1" });
+  const [transaction, described] = await Promise.all([
+    api.beginConsent(withNonce(request, nonce)),
+    api.describeConsent(request),
+  ]);
+  const switchTo = new URLSearchParams({ return_to: await resumePath(query, now, key), add: "1" });
   const page = consentPage({
     appName: owner.name,
-    logoUri: owner.logoUri,
+    logoUri: owner.logoUri !== null && isPlainHttpsUrl(owner.logoUri) ? owner.logoUri : null,
     redirectHost: described.redirectHost,
     redirectIsLoopback: described.redirectIsLoopback,
     scopes,
     account: session.claims.display_identity?.value ?? session.claims.did_oc,
     accountDid: session.claims.did_oc,
     handle: transaction.handle,
-    nonce,
     switchUrl: `/signin?${switchTo}`,
   });
   const res = withHeaders(await c.html(page, 200), transaction.headers);
@@ -178,22 +173,46 @@ oidcAuthorizeRoutes.get(AUTHORIZE_PATH, async (c) => {
   return res;
 });
 
+// No nonce: the request's travels with the consent transaction (a `nonce` field an old page still posts is ignored).
 const ConsentForm = z.object({
   handle: z.string().min(1).max(512),
   decision: z.enum(["allow", "deny"]),
   account: z.string().min(1).max(128),
-  nonce: z.string().min(1).max(255).optional(),
 });
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/**
+ * The consent form as the page sends it (urlencoded, each field once), or undefined for any other body: JSON, another
+ * content type, multipart (a file among its fields), nothing, a field twice. Never throws: a body is the sender's.
+ */
+async function readConsentForm(c: Context<AuthEnv>): Promise<z.infer<typeof ConsentForm> | undefined> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== FORM_TYPE) return undefined;
+  let fields: URLSearchParams;
+  try {
+    fields = new URLSearchParams(await c.req.text());
+  } catch {
+    return undefined;
+  }
+  const names = [...fields.keys()];
+  if (new Set(names).size !== names.length) return undefined;
+  const parsed = ConsentForm.safeParse(Object.fromEntries(fields));
+  return parsed.success ? parsed.data : undefined;
+}
 
 oidcAuthorizeRoutes.openAPIRegistry.registerPath(
   createRoute({
     method: "post",
     path: CONSENT_PATH,
     summary: "The consent page's answer: allow (a code for the app) or deny (access_denied to the app)",
-    request: { body: { content: { "application/x-www-form-urlencoded": { schema: ConsentForm } } } },
+    request: { body: { content: { [FORM_TYPE]: { schema: ConsentForm } } } },
     responses: {
       302: { description: "Back to the app: a code or access_denied" },
-      400: { description: "A form that is expired, used, or not this browser's", content: html },
+      400: {
+        description: "A form that is expired, used, or not this browser's, or a body that is not the page's form",
+        content: html,
+      },
       401: { description: "No account is signed in, or another than the page showed", content: html },
     },
   }),
@@ -202,9 +221,8 @@ oidcAuthorizeRoutes.post(CONSENT_PATH, async (c) => {
   c.header("Cache-Control", "no-store");
   // A form from another site is refused before anything is read (the library's cookie binding also refuses it).
   if (c.req.header("sec-fetch-site") === "cross-site") return refused(c, "This form can only be sent from this site.");
-  const parsed = ConsentForm.safeParse(Object.fromEntries((await c.req.formData()).entries()));
-  if (!parsed.success) return refused(c, "The consent form was incomplete.");
-  const form = parsed.data;
+  const form = await readConsentForm(c);
+  if (!form) return refused(c, "The consent form was incomplete or not the page's.");
   const api = await oauthApi(c.env);
   const { AuthorizationError } = await oauthLibrary();
   try {
@@ -218,9 +236,11 @@ oidcAuthorizeRoutes.post(CONSENT_PATH, async (c) => {
       return refused(c, "The account signed in is not the one this page asked for. Start again from the app.", 401);
     }
     const approved = await api.approveConsent(c.req.raw, form.handle);
-    const scopes = grantedScopes(approved.request.scope);
-    await rememberConsent(orm(c.env.DB), session.session.accountId, approved.request.clientId, scopes, Date.now());
-    return complete(c, approved.request, session, scopes, form.nonce ?? null, approved.headers);
+    const kept = nonceOf(approved.request);
+    if (!kept) return refused(c, "This consent page is from an older version of this host. Start again from the app.");
+    const scopes = grantedScopes(kept.request.scope);
+    await rememberConsent(orm(c.env.DB), session.session.accountId, kept.request.clientId, scopes, Date.now());
+    return complete(c, kept.request, session, scopes, kept.nonce, approved.headers);
   } catch (err) {
     if (err instanceof AuthorizationError) return refused(c, `${err.description} Start again from the app.`);
     throw err;

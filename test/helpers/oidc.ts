@@ -157,3 +157,20 @@ export const basic = (id: string, secret: string) =>
 export function userinfo(token: string) {
   return SELF.fetch(`${AUTH_ORIGIN}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } });
 }
+
+/** The client authentication of a token request, as the registered app sends it (Basic, or its id for a public one). */
+export function clientAuth(app: RegisteredClient): { headers: Record<string, string>; form: Record<string, string> } {
+  return app.client_secret === null
+    ? { headers: {}, form: { client_id: app.client_id } }
+    : { headers: { authorization: basic(app.client_id, app.client_secret) }, form: {} };
+}
+
+/** A raw refresh request by the app (so a retired or replayed refresh token can be sent as is). */
+export async function refreshWith(app: RegisteredClient, refreshToken: string) {
+  const auth = clientAuth(app);
+  const res = await tokenRequest(
+    { grant_type: "refresh_token", refresh_token: refreshToken, ...auth.form },
+    auth.headers,
+  );
+  return { status: res.status, body: (await res.json()) as Record<string, string> };
+}

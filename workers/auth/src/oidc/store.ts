@@ -17,10 +17,13 @@ export type ClientRow = typeof oidcClients.$inferSelect;
 /** A nonce is remembered for as long as a code it issued could be exchanged and its ID token checked. */
 export const NONCE_MEMORY_MS = 24 * 3600 * 1000;
 
-/** The account as the claims see it, or undefined when it is gone (merged away). */
+/**
+ * The account as the claims see it, or undefined when it is gone: no row, or merged away (its row stays, marked
+ * `merged_into`, and must answer for nothing: every provider path refuses an account without facts).
+ */
 export async function accountFacts(db: Db, accountId: string): Promise<AccountFacts | undefined> {
   const account = await db.select().from(accounts).where(eq(accounts.id, accountId)).get();
-  if (!account) return undefined;
+  if (!account || account.mergedInto !== null) return undefined;
   const email = await db
     .select({ value: accountIdentities.value })
     .from(accountIdentities)

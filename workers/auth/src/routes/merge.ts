@@ -18,6 +18,7 @@ import { jsonBody, routeGroup } from "../../../../shared/validate";
 import { MergeBody } from "../account-schemas";
 import type { AuthEnv } from "../env";
 import { requireFreshSession } from "../fresh-session";
+import { revokeAccountGrants } from "../oidc/grants";
 import { AccountResult, errorResponses, json } from "../schemas";
 import { setSessionCookie } from "../session-context";
 
@@ -29,10 +30,11 @@ mergeRoutes.openapi(
     path: "/api/auth/account/merge",
     summary: "Merge another account of this browser's roster into the active account (both freshly proven)",
     description:
-      "The other account's identities, hardware keys, Connect apps and log move to the active account, which " +
-      "names it in merged_from; its sessions end everywhere and its did_oc signs nobody in again. Both accounts " +
-      "must have proved an identity in this browser within the sudo window (403 sudo_required; the detail names " +
-      "which). primary_btc does not change.",
+      "The other account's identities, hardware keys, Connect apps, OpenID apps, the allowances it gave apps " +
+      "(scopes merged with the active account's) and log move to the active account, which names it in " +
+      "merged_from; its sessions and OpenID grants end everywhere and its did_oc signs nobody in again. Both " +
+      "accounts must have proved an identity in this browser within the sudo window (403 sudo_required; the " +
+      "detail names which). primary_btc does not change.",
     middleware: [rateLimit({ bucket: "merge", rule: AUTH_RULE, failClosed: true }), sameOrigin(), jsonBody],
     request: { body: jsonRequest(MergeBody) },
     responses: {
@@ -66,6 +68,8 @@ mergeRoutes.openapi(
       throw new AppError("sudo_required", { detail: `confirm ${did_oc} too: switch to it and re-authenticate` });
     }
     await mergeAccounts(db, { survivor, absorbed, sessionId: session.id, now });
+    // The apps signed in as the absorbed account lose its tokens (its apps and allowances moved in the batch).
+    await revokeAccountGrants(c.env, absorbed.id);
     const merged = await db.query.accounts.findFirst({ where: (a, { eq }) => eq(a.id, survivor.id) });
     const issued = merged && (await reissueSession(db, session, now));
     if (!merged || !issued) throw new AppError("not_authenticated");

@@ -391,6 +391,22 @@ export const oidcCodeExchanges = sqliteTable(
   (t) => [index("oidc_code_exchanges_at").on(t.exchangedAt)],
 );
 
+/**
+ * One row per refresh token a grant rotated away from, by the token's sha256 (never the token): the claim that
+ * makes a refresh token single use. A token found here is retired; presenting it again revokes its grant (RFC 9700
+ * 4.14.2). Each claim deletes the rows past REFRESH_ROTATION_MEMORY_MS first, on `oidc_refresh_rotations_at`.
+ */
+export const oidcRefreshRotations = sqliteTable(
+  "oidc_refresh_rotations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    grantId: text("grant_id").notNull(),
+    accountId: text("account_id").notNull(),
+    rotatedAt: integer("rotated_at").notNull(),
+  },
+  (t) => [index("oidc_refresh_rotations_at").on(t.rotatedAt)],
+);
+
 /** One row per completed audit export: its counts and digest (GET /api/audit/bundles). */
 export const auditBundles = sqliteTable(
   "audit_bundles",

@@ -14,7 +14,10 @@ export const USERINFO_PATH = "/oauth/userinfo";
 export const JWKS_PATH = "/oauth/jwks";
 export const CONSENT_PATH = "/oauth/consent";
 
-/** Access tokens live an hour; a grant (its refresh tokens) 30 days from the code exchange. */
+/**
+ * Access tokens live an hour; a grant with `offline_access` (its refresh tokens) 30 days from the code exchange. A
+ * grant without it gets no refresh token and ends with its access token.
+ */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -39,7 +42,7 @@ export async function oauthServer(env: AuthBindings): Promise<OAuthAuthorization
   const issuer = env.AUTH_ORIGIN;
   let server = servers.get(issuer);
   if (!server) {
-    const { OAuthAuthorizationServer } = await oauthLibrary();
+    const { OAuthAuthorizationServer, OAuthError } = await oauthLibrary();
     server = new OAuthAuthorizationServer<LibraryEnv>({
       issuer,
       authorizeEndpoint: AUTHORIZE_PATH,
@@ -49,11 +52,31 @@ export async function oauthServer(env: AuthBindings): Promise<OAuthAuthorization
       accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTTL: REFRESH_TOKEN_TTL_SECONDS,
       cookiePrefix: "__Host-oc_oidc",
+      // "Stay signed in" is what the person allows with offline_access: without it, the code exchange issues no
+      // refresh token (the library ignores refreshTokenTTL on other grants), and a grant that holds one from before
+      // this rule is refused at its next refresh (invalid_grant also revokes it).
+      tokenExchangeCallback: ({ grantType, scope }) => {
+        if (scope.includes("offline_access")) return undefined;
+        if (grantType === "refresh_token") {
+          throw new OAuthError("invalid_grant", { description: "this grant does not hold offline_access" });
+        }
+        return { refreshTokenTTL: 0 };
+      },
     });
     servers.set(issuer, server);
   }
   return server;
 }
 
-export const oauthApi = async (env: AuthBindings): Promise<OAuthHelpers> =>
-  (await oauthServer(env)).getOAuthApi(libraryEnv(env));
+/**
+ * The library's helpers for this host's routes. A new authorization leaves the account's other grants for the same
+ * app alone, where the library by default revokes them (`revokeExistingGrants`): each device signed in to an app
+ * keeps its own grant, and the account's allowance (its consent row) governs them all; taking it back, or the app's
+ * revocation, ends every one.
+ */
+export async function oauthApi(env: AuthBindings): Promise<OAuthHelpers> {
+  const api = (await oauthServer(env)).getOAuthApi(libraryEnv(env));
+  const complete = api.completeAuthorization.bind(api);
+  api.completeAuthorization = (options) => complete({ revokeExistingGrants: false, ...options });
+  return api;
+}

@@ -1,8 +1,9 @@
 // The OpenID provider's token endpoint and userinfo (issue 33). The token endpoint is the library's (code exchange,
 // refresh with rotation, RFC 7009 revocation, client authentication); this host adds the ID token to the answer of
 // a code exchange or a refresh whose grant holds `openid`, built from the grant's props and the account as it is
-// now. Userinfo answers an access token of this provider's, for a client that is not revoked, with the claims its
-// scopes release.
+// now, and holds in D1 a code's single exchange and each refresh token's single rotation (a reused refresh token
+// revokes its grant, issue 44). Userinfo answers an access token of this provider's, for a client that is not
+// revoked, with the claims its scopes release.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { orm } from "../../../../shared/db/client";
@@ -11,6 +12,7 @@ import type { AuthEnv } from "../env";
 import { type GrantProps, userClaims } from "../oidc/claims";
 import { atHash, signIdToken } from "../oidc/id-token";
 import { configuredKey } from "../oidc/keys";
+import { claimRefreshRotation, grantOfToken, refreshTokenHash, retiredRefresh } from "../oidc/refresh-reuse";
 import { libraryEnv, oauthApi, oauthServer, TOKEN_PATH, USERINFO_PATH, userinfoResource } from "../oidc/server";
 import { accountFacts, claimCodeExchange, stillAllowed } from "../oidc/store";
 
@@ -31,12 +33,36 @@ const oauthError = (
     headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
   });
 
-/** The grant type of a token request (its form is read from a copy; the library reads the original). */
-async function grantTypeOf(request: Request): Promise<string | null> {
+/** A token request's form (read from a copy; the library reads the original), or an empty one when not a form. */
+async function tokenForm(request: Request): Promise<URLSearchParams> {
   const type = request.headers.get("content-type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded")) return null;
-  const body = new URLSearchParams(await request.clone().text());
-  return body.get("grant_type");
+  if (!type.startsWith("application/x-www-form-urlencoded")) return new URLSearchParams();
+  return new URLSearchParams(await request.clone().text());
+}
+
+/** The `error` of an OAuth error answer (read from a copy), or undefined when it has none. */
+async function errorCodeOf(res: Response): Promise<string | undefined> {
+  try {
+    return ((await res.clone().json()) as { error?: string }).error;
+  } catch {
+    return undefined;
+  }
+}
+
+const reusedRefresh = () =>
+  oauthError(400, "invalid_grant", "this refresh token was already used: its grant is revoked");
+
+/**
+ * A refresh the library refused: when the token is one this grant already rotated away from, that is a reuse, and
+ * the grant is revoked (the library only refuses the token). Anything else is the library's answer as it stands.
+ */
+async function refusedRefresh(env: AuthEnv["Bindings"], res: Response, tokenHash: string | null) {
+  if (tokenHash === null || res.status !== 400) return res;
+  const retired =
+    (await errorCodeOf(res)) === "invalid_grant" ? await retiredRefresh(orm(env.DB), tokenHash) : undefined;
+  if (!retired) return res;
+  await (await oauthApi(env)).revokeGrant(retired.grantId, retired.accountId);
+  return reusedRefresh();
 }
 
 oidcTokenRoutes.openAPIRegistry.registerPath(
@@ -52,7 +78,8 @@ oidcTokenRoutes.openAPIRegistry.registerPath(
         content: tokenJson,
       },
       400: {
-        description: "invalid_request, invalid_grant (a used code also revokes what it issued), …",
+        description:
+          "invalid_request, invalid_grant (a used code, or a refresh token used before, also revokes its grant), …",
         content: tokenJson,
       },
       401: { description: "invalid_client (a client secret sent by a public client included)", content: tokenJson },
@@ -63,10 +90,14 @@ oidcTokenRoutes.openAPIRegistry.registerPath(
 oidcTokenRoutes.post(TOKEN_PATH, async (c) => {
   const key = await configuredKey(c.env);
   if (!key) return oauthError(503, "temporarily_unavailable", "this host is not set up as an OpenID provider");
-  const grantType = await grantTypeOf(c.req.raw);
+  const form = await tokenForm(c.req.raw);
+  const grantType = form.get("grant_type");
+  const presented = grantType === "refresh_token" ? form.get("refresh_token") : null;
+  const tokenHash = presented ? await refreshTokenHash(presented) : null;
   const env = c.env;
   // The library is typed against a newer ExecutionContext (with `tracing`); the runtime's is the same object.
   const res = await (await oauthServer(env)).fetch(c.req.raw, libraryEnv(env), c.executionCtx as never);
+  if (res.status !== 200 && grantType === "refresh_token") return refusedRefresh(env, res, tokenHash);
   if (res.status !== 200 || (grantType !== "authorization_code" && grantType !== "refresh_token")) return res;
   const tokens = (await res.json()) as { access_token?: string; scope?: string };
   const scopes = (tokens.scope ?? "").split(" ");
@@ -78,6 +109,13 @@ oidcTokenRoutes.post(TOKEN_PATH, async (c) => {
   if (grantType === "authorization_code" && summary && !(await claimCodeExchange(db, summary.grantId, Date.now()))) {
     await api.revokeGrant(summary.grantId, summary.userId);
     return oauthError(400, "invalid_grant", "the authorization code was already used");
+  }
+  // A refresh token's single rotation, held in D1: the library lets the previous token rotate again until its
+  // successor is used; a second rotation is a reuse and ends the grant, with what this answer just issued.
+  const rotated = presented && tokenHash ? grantOfToken(presented) : undefined;
+  if (rotated && tokenHash && !(await claimRefreshRotation(db, { tokenHash, ...rotated }, Date.now()))) {
+    await api.revokeGrant(rotated.grantId, rotated.accountId);
+    return reusedRefresh();
   }
   if (!tokens.access_token || !scopes.includes("openid")) return answer(tokens);
   const props = summary?.grant.props;

@@ -31,6 +31,7 @@ import { logTileRoutes } from "./routes/log-tiles";
 import { memberRoutes } from "./routes/members";
 import { pledgeResolutionRoutes } from "./routes/pledge-resolutions";
 import { pledgeRoutes } from "./routes/pledges";
+import { projectOwnershipRoutes } from "./routes/project-ownership";
 import { projectPledgeRoutes } from "./routes/project-pledges";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
@@ -64,6 +65,7 @@ app.use("/api/*", integrateAfterWrite);
 for (const group of [
   publicRoutes,
   projectRoutes,
+  projectOwnershipRoutes,
   activityRoutes,
   memberRoutes,
   tokenRoutes,

@@ -4,8 +4,9 @@
 // secret is set only when the worker lacks it, uploaded with the worker's deployment (so a second run changes nothing
 // but code); the audit key's public half is published by auth before the fleet gets the key; the workers deploy in
 // dependency order; smoke checks last.
-// Generated wrangler configurations and secret files live in .deploy/<env>/ (git-ignored; secret files 0600 and
-// deleted once applied), so no account-specific id is ever in a tracked file.
+// Generated wrangler configurations live in .deploy/<env>/ (git-ignored), so no account-specific id is ever in a
+// tracked file; generated secrets wait in a private temporary folder removed however the deploy ends
+// (secret-dir.mjs).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -21,9 +22,10 @@ import {
   WORKERS,
   workerConfig,
 } from "./plan.mjs";
+import { openSecretDir, sweepLeftovers } from "./secret-dir.mjs";
 import { generateSecrets } from "./secrets.mjs";
 import { smokeCheck } from "./smoke.mjs";
-import { checkCredentials, jsonOf, wrangler } from "./wrangler.mjs";
+import { checkCredentials, jsonOf, stopWranglers, wrangler } from "./wrangler.mjs";
 
 const ci = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
 const run = (args) => wrangler(args, { cwd: root, env: ci });
@@ -66,13 +68,13 @@ async function secretNames(worker) {
 
 /**
  * Deploys `worker`'s code, with `secrets` (the ones it lacks) uploaded in the same deployment through a 0600 file
- * that is deleted afterwards, whatever happens: a worker never runs a version without the secrets it needs.
+ * in the private folder `secretDir`, deleted afterwards whatever happens: a worker never runs a version without the
+ * secrets it needs.
  */
-async function deployWorker(dir, config, worker, secrets) {
+async function deployWorker(secretDir, config, worker, secrets) {
   const args = ["deploy", "-c", config];
   if (Object.keys(secrets).length === 0) return run(args);
-  const file = path.join(dir, `secrets-${worker}.json`);
-  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  const file = secretDir.write(`secrets-${worker}.json`, JSON.stringify(secrets));
   try {
     await run([...args, "--secrets-file", file]);
   } finally {
@@ -83,6 +85,8 @@ async function deployWorker(dir, config, worker, secrets) {
 export async function deploy({ config, env, smoke = true, say = console.log }) {
   const envConfig = config.environments[env];
   if (!envConfig) throw new Error(`the deploy configuration has no environment ${env}`);
+  // What an interrupted run left: its private folder, or the secret files older versions wrote into .deploy/.
+  for (const left of sweepLeftovers({ deployRoot: path.join(root, ".deploy") })) say(`removed the leftover ${left}`);
   // Everything that can refuse is asked before anything is created.
   const needed = requiredEnvSecrets(config);
   const missingEnv = needed.filter(([name]) => !process.env[name]);
@@ -127,11 +131,16 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
   const fleetHasKey = existing.fleet.includes("FLEET_SIGNING_KEY");
   const fromEnv = Object.fromEntries(needed.map(([name]) => [name, process.env[name]]));
   const generated = generateSecrets([...GENERATED_SECRETS.auth, ...GENERATED_SECRETS.fleet]);
-  for (const { id } of WORKERS) {
-    const missing = missingSecrets(id, { needed: needed.map(([n]) => n), existing: existing[id], fleetHasKey });
-    const secrets = Object.fromEntries(missing.map((n) => [n, generated[n] ?? fromEnv[n]]));
-    say(`deploying ${nameIn(id, env)}${missing.length ? ` with its secrets ${missing.join(", ")}` : ""}`);
-    await deployWorker(dir, configs[id], nameIn(id, env), secrets);
+  const secretDir = openSecretDir({ onSignal: stopWranglers });
+  try {
+    for (const { id } of WORKERS) {
+      const missing = missingSecrets(id, { needed: needed.map(([n]) => n), existing: existing[id], fleetHasKey });
+      const secrets = Object.fromEntries(missing.map((n) => [n, generated[n] ?? fromEnv[n]]));
+      say(`deploying ${nameIn(id, env)}${missing.length ? ` with its secrets ${missing.join(", ")}` : ""}`);
+      await deployWorker(secretDir, configs[id], nameIn(id, env), secrets);
+    }
+  } finally {
+    secretDir.close();
   }
   const origins = originsOf(envConfig, env);
   if (smoke) await smokeCheck(origins, { say });

@@ -7,10 +7,20 @@ import { spawn } from "node:child_process";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of a terminal colour code is what is removed.
 const stripColour = (line) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
+/** The wrangler commands running now: a deploy stopped by a signal stops them too (secret-dir.mjs). */
+const running = new Set();
+
+/** Sends `signal` to every wrangler command still running. */
+export function stopWranglers(signal = "SIGTERM") {
+  for (const child of running) child.kill(signal);
+}
+
 /** Runs `wrangler …args`; resolves with stdout, or rejects with one line. */
 export function wrangler(args, { cwd, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn("wrangler", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    running.add(child);
+    child.on("exit", () => running.delete(child));
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => {

@@ -35,12 +35,12 @@ export function withBody(
 }
 
 /** The answer of `app` (a worker's Hono app) to `request`, with the test's bindings, once its background work ends. */
-export async function answerOf(
-  app: { fetch: (request: Request, env: unknown, ctx: ExecutionContext) => Response | Promise<Response> },
+export async function answerOf<E>(
+  app: { fetch: (request: Request, env: E, ctx: ExecutionContext) => Response | Promise<Response> },
   request: Request,
 ): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await app.fetch(request, env, ctx);
+  const res = await app.fetch(request, env as E, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }

@@ -3,8 +3,17 @@
 // credentials or a missing setting stop it before anything is created, and that a run failing half-way leaves
 // nothing a re-run cannot finish (the audit key's two halves always match). What only a real account shows (DNS for
 // custom domains, the first deploy's propagation, wrangler's real answers) is said in docs/decisions.md.
-import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -244,6 +253,111 @@ describe("npm run deploy", () => {
       env: s.env,
     }).catch((e: { code: number; stderr: string }) => e);
     expect(res).toMatchObject({ code: 2, stderr: "error: unknown environment prod; use production or staging\n" });
+  });
+});
+
+/** True while the process `pid` exists. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `check` holds (every 50 ms), or fails after `ms`. */
+async function until(check: () => boolean, what: string, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("the deploy's secret files (review 3, item 12)", () => {
+  it("SIGINT while a secrets file is on disk: the file, its private folder and wrangler are gone, exit 130", async () => {
+    const s = stand();
+    const tmp = path.join(s.dir, "tmp");
+    mkdirSync(tmp);
+    const args = ["scripts/deploy.mjs", "--env", "staging", "--no-smoke", "--config", `${s.dir}/deploy.config.json`];
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...s.env, TMPDIR: tmp, FAKE_WRANGLER_BLOCK: "--secrets-file" },
+      stdio: "ignore",
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    const blockedFile = `${s.env.FAKE_WRANGLER_LOG}.blocked`;
+    let wranglerPid = 0;
+    try {
+      await until(() => existsSync(blockedFile) && readFileSync(blockedFile, "utf8") !== "", "the blocked deploy");
+      wranglerPid = Number(readFileSync(blockedFile, "utf8"));
+      const call = s.calls().find((c) => c.includes("--secrets-file")) ?? [];
+      const file = call[call.indexOf("--secrets-file") + 1] ?? "";
+      expect(existsSync(file)).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      // Not in the repository: in a private folder of its own under the temporary directory.
+      expect(path.dirname(path.dirname(file))).toBe(tmp);
+      expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+      child.kill("SIGINT");
+      expect(await exited).toBe(130);
+      expect(existsSync(file)).toBe(false);
+      expect(readdirSync(tmp)).toEqual([]);
+      await until(() => !running(wranglerPid), "the interrupted wrangler to end", 10_000);
+    } finally {
+      child.kill("SIGKILL");
+      if (wranglerPid && running(wranglerPid)) process.kill(wranglerPid, "SIGKILL");
+    }
+  }, 120_000);
+
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
+    it(`${signal}: the private folder is removed too, exit ${code}`, async () => {
+      const tmp = mkdtempSync(path.join(tmpdir(), "oc-deploy-signal-"));
+      const script = `import { openSecretDir } from ${JSON.stringify(path.join(root, "scripts/deploy/secret-dir.mjs"))};
+        const dir = openSecretDir({ tmp: ${JSON.stringify(tmp)} });
+        console.log(dir.write("secrets-x.json", "{}"));
+        setTimeout(() => undefined, 60_000);`;
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+      try {
+        const file = await new Promise<string>((resolve) =>
+          child.stdout.once("data", (d) => resolve(String(d).trim())),
+        );
+        expect(existsSync(file)).toBe(true);
+        child.kill(signal);
+        expect(await exited).toBe(code);
+        expect(readdirSync(tmp)).toEqual([]);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    });
+  }
+
+  it("a start removes what interrupted runs left: stale private folders and old .deploy/<env>/secrets-*.json", async () => {
+    const s = stand();
+    const tmp = path.join(s.dir, "tmp");
+    // A folder of a deploy that has ended (its process id is free), one of a deploy still running (this one's).
+    const ended = spawn(process.execPath, ["-e", ""]);
+    const endedPid = await new Promise<number>((resolve) => ended.on("exit", () => resolve(ended.pid ?? 0)));
+    const stale = path.join(tmp, `oc-deploy-secrets-${endedPid}-abc123`);
+    const live = path.join(tmp, `oc-deploy-secrets-${process.pid}-def456`);
+    for (const dir of [stale, live]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, "secrets-auth-staging.json"), "{}", { mode: 0o600 });
+    }
+    const old = path.join(root, ".deploy/staging/secrets-auth-staging.json");
+    mkdirSync(path.dirname(old), { recursive: true });
+    writeFileSync(old, "{}", { mode: 0o600 });
+    const res = await deploy(s, { TMPDIR: tmp, FAKE_WRANGLER_SIGNED_OUT: "1" });
+    expect(res.code).not.toBe(0);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 });
 

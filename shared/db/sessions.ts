@@ -35,17 +35,17 @@ async function freshJti(): Promise<{ jti: string; tokenHash: string }> {
  */
 export async function signInSession(
   db: Db,
-  input: { accountId: string; rosterId: string; now: number; method: AuthMethod },
+  input: { accountId: string; rosterId: string; now: number; method: AuthMethod; stepUp?: boolean },
 ): Promise<IssuedSession> {
   const { jti, tokenHash } = await freshJti();
   const { now } = input;
-  // A passkey sign-in is also a hardware-key assertion: step_up_at with sudo_at. Any other sign-in keeps no step-up
-  // from before (a re-sign-in of a roster account replaces the row's proofs).
+  // A passkey sign-in with user verification is also a step-up (`stepUp`): step_up_at with sudo_at. Any other sign-in
+  // keeps no step-up from before (a re-sign-in of a roster account replaces the row's proofs).
   const fresh = {
     tokenHash,
     authenticatedAt: now,
     authMethod: input.method,
-    steppedUpAt: input.method === "passkey" ? now : null,
+    steppedUpAt: input.stepUp === true && input.method === "passkey" ? now : null,
     createdAt: now,
     expiresAt: now + SESSION_LIFETIME_MS,
     lastSeenAt: now,

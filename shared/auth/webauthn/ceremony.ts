@@ -86,7 +86,10 @@ export function registrationOptions(
   });
 }
 
-/** Options for an assertion: `allow` names the account's keys (step-up); none for a discoverable sign-in. */
+/**
+ * Options for an assertion: `allow` names the account's keys and asks for user verification whatever the host's
+ * setting (a step-up counts only with UV); none for a discoverable sign-in, which asks as the host is configured.
+ */
 export function assertionOptions(
   rp: RelyingParty,
   allow: Pick<StoredKey, "id" | "transports">[] | undefined,
@@ -95,7 +98,7 @@ export function assertionOptions(
     rpID: rp.rpId,
     challenge: challengeBytes(),
     timeout: CHALLENGE_TTL_MS,
-    userVerification: rp.userVerification,
+    userVerification: allow ? "required" : rp.userVerification,
     ...(allow && { allowCredentials: allow.map(descriptor) }),
   });
 }
@@ -142,18 +145,20 @@ export async function verifyRegistration(
  * the spec's, §7.2: when either counter is non-zero the new one must be greater). The key's account is the store's
  * (the caller looked the key up by id); the user handle is not held against it, because a merge
  * (shared/db/merge.ts) moves keys to the surviving account while authenticators keep the absorbed one's handle.
+ * `userVerified`: the UV flag was set (review 3, item 6: only such an assertion is a step-up);
+ * `requireUserVerification` refuses one without it whatever the host's setting.
  */
 export async function verifyAssertion(
   rp: RelyingParty,
-  input: { answer: AssertionAnswer; challenge: string; key: StoredKey },
-): Promise<Verdict<{ counter: number }>> {
+  input: { answer: AssertionAnswer; challenge: string; key: StoredKey; requireUserVerification?: boolean },
+): Promise<Verdict<{ counter: number; userVerified: boolean }>> {
   try {
     const verified = await verifyAuthenticationResponse({
       response: { ...input.answer, clientExtensionResults: {} },
       expectedChallenge: input.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpId,
-      requireUserVerification: rp.userVerification === "required",
+      requireUserVerification: input.requireUserVerification === true || rp.userVerification === "required",
       credential: {
         id: input.key.id,
         publicKey: isoBase64URL.toBuffer(input.key.publicKey),
@@ -162,7 +167,8 @@ export async function verifyAssertion(
       },
     });
     if (!verified.verified) return { ok: false, failure: { kind: "signature" } };
-    return { ok: true, counter: verified.authenticationInfo.newCounter };
+    const { newCounter, userVerified } = verified.authenticationInfo;
+    return { ok: true, counter: newCounter, userVerified };
   } catch (err) {
     return { ok: false, failure: classifyLibraryError(err) };
   }

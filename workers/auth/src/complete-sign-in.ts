@@ -46,7 +46,8 @@ export function addAsked(body: { add?: boolean | undefined }, query: { add?: str
 
 /**
  * Signs `account` in on this browser (joining its roster when `add`) by `method`, sets the cookie, returns the
- * Account. (An account merged into another is never found here: its identities moved to the survivor; issue 27.)
+ * Account. `stepUp`: the proof was a hardware key that verified its user (a passkey with UV), also a step-up.
+ * (An account merged into another is never found here: its identities moved to the survivor; issue 27.)
  */
 export async function completeSignIn(
   c: Context<AuthEnv>,
@@ -54,8 +55,9 @@ export async function completeSignIn(
   add: boolean,
   now: number,
   method: AuthMethod,
+  stepUp = false,
 ): Promise<AccountView> {
   const rosterId = await targetRoster(c, account.id, add, now);
-  const issued = await signInSession(orm(c.env.DB), { accountId: account.id, rosterId, now, method });
+  const issued = await signInSession(orm(c.env.DB), { accountId: account.id, rosterId, now, method, stepUp });
   return setSessionCookie(c, account, issued, now);
 }

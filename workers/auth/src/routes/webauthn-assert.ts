@@ -1,7 +1,8 @@
 // Hardware-key assertions (issue 27). A passkey sign-in: anonymous options with no allowCredentials (the browser
 // offers its discoverable credentials, in the autofill where it can), and the credential names its account; it sets
-// sudo_at and step_up_at. A step-up: options naming the active account's keys, bound to this session row; an
-// assertion by one of them refreshes both proofs and re-issues the cookie. The counter only moves forward.
+// sudo_at, and step_up_at only when the key verified its user (UV: PIN, biometrics; review 3, item 6). A step-up:
+// options naming the active account's keys, bound to this session row, asking for UV; an assertion by one of them
+// with UV refreshes both proofs and re-issues the cookie, one without is refused. The counter only moves forward.
 import { createRoute } from "@hono/zod-openapi";
 import { assertionOptions, verifyAssertion } from "../../../../shared/auth/webauthn/ceremony";
 import { orm } from "../../../../shared/db/client";
@@ -62,8 +63,9 @@ webauthnAssertRoutes.openapi(
     path: "/api/auth/webauthn/signin",
     summary: "Sign in with a passkey; `add=1` (or `add: true`) adds the account to the browser's roster",
     description:
-      "The credential names its account. A passkey is also a hardware key: the session gets sudo_at and " +
-      "step_up_at. The challenge is used once, whatever the outcome.",
+      "The credential names its account. The session gets sudo_at, and step_up_at too when the authenticator " +
+      "verified its user (the UV flag: a passkey is then also a step-up). The challenge is used once, whatever " +
+      "the outcome.",
     middleware: [limited("webauthn-signin"), sameOrigin(), jsonBody],
     request: { query: AddQuery, body: jsonRequest(SignInBody) },
     responses: {
@@ -91,7 +93,10 @@ webauthnAssertRoutes.openapi(
     const account = await db.query.accounts.findFirst({ where: (a, { eq }) => eq(a.id, row.accountId) });
     if (!account) throw new AppError("webauthn_credential_unknown", { detail: UNKNOWN_KEY });
     const add = addAsked(body, query);
-    return c.json({ ok: true as const, account: await completeSignIn(c, account, add, now, "passkey") }, 200);
+    return c.json(
+      { ok: true as const, account: await completeSignIn(c, account, add, now, "passkey", verdict.userVerified) },
+      200,
+    );
   },
 );
 
@@ -101,8 +106,9 @@ webauthnAssertRoutes.openapi(
     path: "/api/auth/webauthn/stepup/options",
     summary: "Options to confirm it is you with one of the active account's keys (a step-up)",
     description:
-      "The options name the active account's keys and are bound to this session row; post the answer to " +
-      "/api/auth/webauthn/stepup within 5 minutes. An account without keys is 404 not_found.",
+      "The options name the active account's keys, ask for user verification (PIN, biometrics) and are bound to " +
+      "this session row; post the answer to /api/auth/webauthn/stepup within 5 minutes. An account without keys " +
+      "is 404 not_found.",
     middleware: [limited("webauthn-stepup-options"), sameOrigin()],
     responses: {
       200: json(RequestOptionsResult, "Options holding a single-use challenge bound to this session"),
@@ -126,7 +132,9 @@ webauthnAssertRoutes.openapi(
     path: "/api/auth/webauthn/stepup",
     summary: "Confirm it is you with one of the active account's keys: refreshes step_up_at and sudo_at",
     description:
-      "An assertion by a key of another account (or none) is webauthn_credential_unknown. On success the session " +
+      "An assertion by a key of another account (or none) is webauthn_credential_unknown; one without the UV flag " +
+      "(the key did not verify its user) is webauthn_response_invalid, whatever WEBAUTHN_USER_VERIFICATION says. " +
+      "On success the session " +
       "row's proofs are refreshed, the cookie is re-issued with the new step_up_at, and the account log gets a " +
       "`reauthenticated` line (method passkey).",
     middleware: [limited("webauthn-stepup"), sameOrigin(), jsonBody],
@@ -149,7 +157,8 @@ webauthnAssertRoutes.openapi(
     const row = await keyById(db, response.id);
     if (row?.accountId !== session.accountId)
       throw new AppError("webauthn_credential_unknown", { detail: "that key is not one of the active account's" });
-    const verdict = await verifyAssertion(rpOf(c), { answer: response, challenge, key: storedKey(row) });
+    const key = storedKey(row);
+    const verdict = await verifyAssertion(rpOf(c), { answer: response, challenge, key, requireUserVerification: true });
     if (!verdict.ok) throw refusal(verdict.failure);
     // The log line lands with the counter update (one batch); the row's proofs are refreshed only if it did.
     const line = {

@@ -1,11 +1,11 @@
 // Hardware keys and their challenges (issue 27). A key row holds the credential's public key, counter and labels,
 // never anything secret. A challenge is used once: consuming it is one DELETE … RETURNING, so of a replay or two
 // concurrent answers exactly one gets the row. Each change to a key is written with its account-log line in one batch.
-import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, notExists, sql } from "drizzle-orm";
 import type { NewKey, StoredKey } from "../auth/webauthn/ceremony";
 import { CHALLENGE_TTL_MS, knownTransports } from "../auth/webauthn/config";
 import { AppError } from "../errors";
-import { type AccountChange, accountEvent, accountEventIfChanged } from "./account-events";
+import { type AccountChange, accountEventIfChanged } from "./account-events";
 import type { Db } from "./client";
 import { webauthnChallenges, webauthnCredentials } from "./schema";
 
@@ -72,43 +72,69 @@ export function storedKey(row: KeyRow): StoredKey {
   return { id: row.id, publicKey: row.publicKey, counter: row.counter, transports: knownTransports(names) };
 }
 
-/** Registers a verified key with its log line; a credential id already stored (here or anywhere) is refused. */
-export async function addKey(db: Db, key: NewKey, name: string, change: AccountChange): Promise<KeyRow> {
+/**
+ * Registers a verified key with its log line; a credential id already stored (here or anywhere) is refused.
+ * `onlyFirst`: the session proved no key (a fresh sudo, not a step-up), so the key is stored only while the account
+ * has none, decided in the insert itself: of two first keys registered at once, the second is refused
+ * (`step_up_required`, review 3 item 5) rather than added beside a key its session never proved.
+ */
+export async function addKey(
+  db: Db,
+  key: NewKey,
+  name: string,
+  change: AccountChange,
+  onlyFirst = false,
+): Promise<KeyRow> {
   const { accountId, sessionId, now } = change;
+  const k = webauthnCredentials;
+  const values = {
+    id: key.id,
+    accountId,
+    publicKey: key.publicKey,
+    counter: key.counter,
+    transports: JSON.stringify(key.transports),
+    deviceType: key.deviceType,
+    backedUp: key.backedUp,
+    name,
+    createdAt: now,
+    lastUsedAt: null,
+  };
+  // Every column in table order, as literals, selected only while the account holds no key.
+  const firstOnly = db
+    .select({
+      id: sql<string>`${values.id}`.as("id"),
+      accountId: sql<string>`${accountId}`.as("account_id"),
+      publicKey: sql<string>`${values.publicKey}`.as("public_key"),
+      counter: sql<number>`${values.counter}`.as("counter"),
+      transports: sql<string>`${values.transports}`.as("transports"),
+      deviceType: sql<string>`${values.deviceType}`.as("device_type"),
+      backedUp: sql<boolean>`${values.backedUp ? 1 : 0}`.as("backed_up"),
+      name: sql<string>`${name}`.as("name"),
+      createdAt: sql<number>`${now}`.as("created_at"),
+      lastUsedAt: sql<number | null>`null`.as("last_used_at"),
+    })
+    .from(sql`(select 1)`)
+    .where(notExists(db.select({ one: sql`1` }).from(k).where(eq(k.accountId, accountId))));
+  const insert = onlyFirst ? db.insert(k).select(firstOnly).returning() : db.insert(k).values(values).returning();
+  const line = {
+    accountId,
+    sessionId,
+    now,
+    eventType: "hardware_key.registered" as const,
+    detail: { credential_id: key.id, name, device_type: key.deviceType },
+  };
+  let rows: KeyRow[];
   try {
-    const [rows] = await db.batch([
-      db
-        .insert(webauthnCredentials)
-        .values({
-          id: key.id,
-          accountId,
-          publicKey: key.publicKey,
-          counter: key.counter,
-          transports: JSON.stringify(key.transports),
-          deviceType: key.deviceType,
-          backedUp: key.backedUp,
-          name,
-          createdAt: now,
-          lastUsedAt: null,
-        })
-        .returning(),
-      accountEvent(db, {
-        accountId,
-        sessionId,
-        now,
-        eventType: "hardware_key.registered",
-        detail: { credential_id: key.id, name, device_type: key.deviceType },
-      }),
-    ]);
-    const row = rows[0];
-    if (!row) throw new Error("key insert returned no row");
-    return row;
+    [rows] = await db.batch([insert, accountEventIfChanged(db, line)]);
   } catch (err) {
     // The primary key decides (no read first): the same authenticator credential registered twice.
     if (/UNIQUE|PRIMARY KEY|constraint failed/i.test(String(err)))
       throw new AppError("webauthn_already_registered", { detail: "that credential is already registered" });
     throw err;
   }
+  const row = rows[0];
+  if (!row) throw new AppError("step_up_required", { detail: "the account has a key now: step up with it first" });
+  return row;
 }
 
 /** Renames one of the account's keys; undefined when the account has no such key. */

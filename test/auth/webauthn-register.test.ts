@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { makeStale, signedInBrowser } from "../helpers/account-security";
 import { Browser } from "../helpers/browser";
 import { SoftAuthenticator } from "../helpers/soft-authenticator";
-import { answer, logLines, optionsFrom, registerKey, withBindings } from "../helpers/webauthn-flows";
+import { answer, logLines, optionsFrom, registerKey, stepUp, withBindings } from "../helpers/webauthn-flows";
 
 const LOCAL = { origin: "http://localhost:8787", rpId: "localhost" };
 
@@ -40,9 +40,11 @@ describe("registering a hardware key", () => {
 
   it("offers a discoverable credential, excludes the account's keys, verifies packed self-attestation, names a synced passkey", async () => {
     const { browser } = await signedInBrowser();
-    const first = await registerKey(browser, new SoftAuthenticator({ ...LOCAL, fmt: "packed" }));
+    const packed = new SoftAuthenticator({ ...LOCAL, fmt: "packed" });
+    const first = await registerKey(browser, packed);
     expect(first.status).toBe(201);
     expect(first.options).toMatchObject({ rp: { id: "localhost" } });
+    expect((await stepUp(browser, packed)).status).toBe(200); // a further key needs a step-up with this one
     const options: Record<string, unknown> = { ...(await optionsFrom(browser, "/api/auth/webauthn/register/options")) };
     expect(options.authenticatorSelection).toMatchObject({ residentKey: "preferred", userVerification: "preferred" });
     expect(options.excludeCredentials).toEqual([{ id: first.response.id, type: "public-key", transports: ["usb"] }]);
@@ -83,8 +85,10 @@ describe("registering a hardware key", () => {
 
   it("uses a challenge once: the same answer again is 400 webauthn_challenge_invalid, as is another session's", async () => {
     const { browser } = await signedInBrowser();
-    const first = await registerKey(browser, new SoftAuthenticator());
+    const held = new SoftAuthenticator();
+    const first = await registerKey(browser, held);
     expect(first.status).toBe(201);
+    expect((await stepUp(browser, held)).status).toBe(200);
     const replay = await answer(await browser.post("/api/auth/webauthn/register", { response: first.response }));
     expect(replay).toMatchObject({ status: 400, body: { reason: "webauthn_challenge_invalid" } });
     // A challenge is bound to the session row that asked for it.
@@ -105,6 +109,7 @@ describe("registering a hardware key", () => {
     const soft = new SoftAuthenticator();
     const first = await registerKey(browser, soft);
     expect(first.status).toBe(201);
+    expect((await stepUp(browser, soft)).status).toBe(200);
     // An authenticator that ignored excludeCredentials answers with the same credential: the primary key decides.
     const again = await registerKey(browser, soft, { reuse: first.response.id });
     expect(again).toMatchObject({ status: 409, body: { reason: "webauthn_already_registered" } });

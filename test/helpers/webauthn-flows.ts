@@ -1,11 +1,11 @@
 // The hardware-key flows as a browser runs them against the auth host, with the software authenticator answering:
 // register a key, sign in with a passkey, step up. Each returns the final answer for the test to check; `knobs`
-// break one thing in the authenticator's answer.
+// break one thing in the authenticator's answer; addKeys registers several keys as the add rule allows.
 import { env } from "cloudflare:test";
 import { app } from "../../workers/auth/src/app";
 import type { AuthEnv } from "../../workers/auth/src/env";
 import { AUTH_ORIGIN, type Browser } from "./browser";
-import type { Knobs, SoftAuthenticator } from "./soft-authenticator";
+import { type Knobs, SoftAuthenticator } from "./soft-authenticator";
 
 type Options = Parameters<SoftAuthenticator["get"]>[0] & Parameters<SoftAuthenticator["create"]>[0];
 type Body = { ok: boolean; reason?: string; detail?: string; [key: string]: unknown };
@@ -73,4 +73,28 @@ export async function logLines(accountDid: string) {
     ...r,
     detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
   }));
+}
+
+/**
+ * Registers `count` keys on the signed-in account, each on its own software authenticator: the first with the
+ * session's sudo, the others after a step-up with the first (review 3, item 5: a key is added to an account that has
+ * one only after a step-up with one of its keys). Throws when a registration is refused.
+ */
+export async function addKeys(
+  browser: Browser,
+  count: number,
+  names: (i: number) => string | undefined = () => undefined,
+) {
+  const keys: { soft: SoftAuthenticator; id: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const soft = new SoftAuthenticator();
+    if (i === 1) {
+      const up = await stepUp(browser, keys[0]?.soft as SoftAuthenticator);
+      if (up.status !== 200) throw new Error(`step-up: ${JSON.stringify(up.body)}`);
+    }
+    const res = await registerKey(browser, soft, {}, names(i));
+    if (res.status !== 201) throw new Error(`registration ${i + 1}: ${JSON.stringify(res.body)}`);
+    keys.push({ soft, id: res.response.id });
+  }
+  return keys;
 }

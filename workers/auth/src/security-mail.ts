@@ -70,3 +70,50 @@ export function recoverySignedInMail(to: string, recoveryEmail: string, now: num
       "the sessions you do not know and change the recovery address.",
   };
 }
+
+const LOOK = "If that was not you, sign in another way, look at the account's log and undo it.";
+
+/** To every address of the account: a security key or passkey was added (review 3, item 5). */
+export function keyAddedMail(to: string, keyName: string, now: number): Mail {
+  return {
+    to,
+    subject: "A security key was added to your account",
+    text: `At ${isoSeconds(now)} a security key or passkey named "${keyName}" was added to your OrangeCheck account. ${LOOK}`,
+  };
+}
+
+/** To every address of the account: a security key or passkey was removed. */
+export function keyRemovedMail(to: string, keyName: string, now: number): Mail {
+  return {
+    to,
+    subject: "A security key was removed from your account",
+    text: `At ${isoSeconds(now)} the security key or passkey named "${keyName}" was removed from your OrangeCheck account. ${LOOK}`,
+  };
+}
+
+/** To every address of the account: a way to sign in was linked (review 3: each link is told, whatever proved it). */
+export function identityLinkedMail(to: string, identity: { kind: string; value: string }, now: number): Mail {
+  return {
+    to,
+    subject: "A new way to sign in was added to your account",
+    text: `At ${isoSeconds(now)} ${identity.kind} ${identity.value} was linked to your OrangeCheck account: it can now sign in to it. ${LOOK}`,
+  };
+}
+
+/** To every address of the account: its recovery address was set or changed. */
+export function recoverySetMail(to: string, recoveryEmail: string, now: number): Mail {
+  return {
+    to,
+    subject: "Your account's recovery address was set",
+    text: `At ${isoSeconds(now)} ${recoveryEmail} became the recovery address of your OrangeCheck account. ${LOOK}`,
+  };
+}
+
+/** To every remaining address of the account: its recovery address was removed. */
+export function recoveryRemovedNoticeMail(to: string, removed: string, now: number): Mail {
+  return {
+    to,
+    subject: "Your account no longer has a recovery address",
+    text: `At ${isoSeconds(now)} ${removed} was removed as the recovery address of your OrangeCheck account. ${LOOK}`,
+  };
+}

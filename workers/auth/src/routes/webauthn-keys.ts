@@ -1,6 +1,7 @@
 // The active account's hardware keys (issue 27): list them, rename one, revoke one. A key of another account is
 // 404 `not_found`, as one that never existed. Revoking needs a fresh step-up while another key remains (a stolen
-// session cannot strip the keys with an identity proof alone), a fresh sudo when it is the last (revoke-rule.ts).
+// session cannot strip the keys with an identity proof alone), a fresh sudo when it is the last (revoke-rule.ts);
+// every address of the account is told of it (review 3, item 5).
 import { createRoute, z } from "@hono/zod-openapi";
 import { revokeRefusal } from "../../../../shared/auth/webauthn/revoke-rule";
 import { orm } from "../../../../shared/db/client";
@@ -13,7 +14,9 @@ import { AUTH_RULE, READ_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
 import type { AuthEnv } from "../env";
 import { staleRefusal } from "../fresh-session";
+import { keyRemovedMail } from "../security-mail";
 import { changeBy, requireSession } from "../session-context";
+import { tellAccount } from "../tell-account";
 import { keyView } from "../webauthn-edge";
 import { KeyParams, KeyResult, KeysResult, RenameBody } from "../webauthn-schemas";
 
@@ -78,7 +81,8 @@ webauthnKeyRoutes.openapi(
     description:
       "While the account has another key, needs a hardware-key assertion within 10 minutes (403 step_up_required: " +
       "POST /api/auth/webauthn/stepup/options, then /stepup, then retry). The account's last key needs a fresh " +
-      "step-up or a fresh sudo_at (403 sudo_required). The account log gets a hardware_key.revoked line.",
+      "step-up or a fresh sudo_at that is not a recovery sign-in's (403 sudo_required). The account log gets a " +
+      "hardware_key.revoked line, and every address of the account is mailed a notice.",
     middleware: [rateLimit({ bucket: "webauthn-revoke", rule: AUTH_RULE, failClosed: true }), sameOrigin()],
     request: { params: KeyParams },
     responses: {
@@ -103,8 +107,10 @@ webauthnKeyRoutes.openapi(
     // Not found before stale: nobody is asked to confirm who they are for a key that is not theirs.
     if (!keys.some((k) => k.id === id)) throw notHere();
     const stale = revokeRefusal(session, keys.length - 1, now);
-    if (stale) throw staleRefusal(stale);
-    if (!(await revokeKey(db, id, changeBy(session, now)))) throw notHere();
+    if (stale) throw staleRefusal(stale, session);
+    const revoked = await revokeKey(db, id, changeBy(session, now));
+    if (!revoked) throw notHere();
+    await tellAccount(c, session.accountId, (to) => keyRemovedMail(to, revoked.name, now));
     return c.json({ ok: true as const }, 200);
   },
 );

@@ -16,10 +16,12 @@ export const ATTEMPT_TTL_MS = 60 * 60 * 1000;
 /** Starts per address and per IP per hour (DECISIONS 10); account-held codes spend the address's same budget. */
 export const STARTS_PER_HOUR = 5;
 /**
- * Recovery sign-in starts per address per day (a bucket refilled over 24 h): the last way into an account, so the
- * fewest tries, and few enough mails that the notices a recovery sends stay readable.
+ * Recovery sign-in starts per address per day from one network (a bucket refilled over 24 h; review 3, item 10): the
+ * last way into an account, so the fewest tries, and a stranger's starts spend only the stranger's network's.
  */
 export const RECOVERY_STARTS_PER_DAY = 3;
+/** Recovery sign-in starts per address per day from every network together: the backstop (mails, guesses). */
+export const RECOVERY_STARTS_PER_ADDRESS_DAY = 10;
 /** Recovery sign-in starts per IP per hour: one person recovering needs one or two. */
 export const RECOVERY_STARTS_PER_IP_HOUR = 5;
 /**

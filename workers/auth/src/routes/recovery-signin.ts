@@ -2,10 +2,13 @@
 // asks for a code at the account's recovery address and signs in with it. Start answers the same for every address
 // (its code row, its cookie, its limits; only the mail differs, and it goes out after the answer). The attempt is
 // held by the browser that asked, as an email sign-in's is, under the rules of the last way in: 3 starts a day per
-// address, 5 an hour per IP; every address of the account is told before the session exists.
+// address from one network (so a stranger's starts do not spend the owner's: review 3, item 10), 10 a day per address
+// from all together, 5 an hour per IP; every address of the account is told before the session exists. The session
+// it makes may link a new way in and nothing else sensitive until it proves more (shared/auth/freshness.ts).
 import { createRoute } from "@hono/zod-openapi";
 import {
   normalizeEmail,
+  RECOVERY_STARTS_PER_ADDRESS_DAY,
   RECOVERY_STARTS_PER_DAY,
   RECOVERY_STARTS_PER_IP_HOUR,
 } from "../../../../shared/auth/email-code";
@@ -45,7 +48,8 @@ import {
 import { recoverySignedInMail, recoverySignInCodeMail } from "../security-mail";
 
 export const recoverySignInRoutes = routeGroup<AuthEnv>();
-const PER_ADDRESS = { capacity: RECOVERY_STARTS_PER_DAY, windowMs: DAY };
+const PER_ASKER = { capacity: RECOVERY_STARTS_PER_DAY, windowMs: DAY };
+const PER_ADDRESS = { capacity: RECOVERY_STARTS_PER_ADDRESS_DAY, windowMs: DAY };
 const PER_IP = { capacity: RECOVERY_STARTS_PER_IP_HOUR, windowMs: HOUR };
 
 recoverySignInRoutes.openapi(
@@ -56,7 +60,8 @@ recoverySignInRoutes.openapi(
     description:
       "Answers `{ok:true}` for every address, and sets or keeps the `oc_recovery_code` cookie (HttpOnly, " +
       "`Path=/api/auth/recovery/signin`, an hour) as an email sign-in start does; the code (6 digits, 10 minutes) " +
-      "is mailed only when the address recovers an account. At most 3 starts a day per address and 5 an hour per IP.",
+      "is mailed only when the address recovers an account. At most 3 starts a day per address from one network " +
+      "(an IPv4 address, an IPv6 /64), 10 a day per address from all together, and 5 an hour per IP.",
     middleware: [
       rateLimit({ bucket: "recovery-signin-start", rule: AUTH_RULE, failClosed: true }),
       sameOrigin(),
@@ -72,8 +77,12 @@ recoverySignInRoutes.openapi(
     const email = normalizeEmail(c.req.valid("json").email);
     const key = codeKey(c.env);
     requireMailer(c.env);
+    // The asker is its network (an IPv4 address, an IPv6 /64), not its cookie: a cookie is the asker's to drop, so a
+    // budget bound to it alone would bind nobody. The IP's hourly budget first, the address's backstop last.
+    const network = clientIpKey(c.req.raw.headers);
+    await takeNamed(c.env.RATE_LIMITER, `recovery-ip|${network}`, PER_IP);
+    await takeNamed(c.env.RATE_LIMITER, `recovery-asker|${email}|${network}`, PER_ASKER);
     await takeNamed(c.env.RATE_LIMITER, `recovery-email|${email}`, PER_ADDRESS);
-    await takeNamed(c.env.RATE_LIMITER, `recovery-ip|${clientIpKey(c.req.raw.headers)}`, PER_IP);
     const now = Date.now();
     const db = orm(c.env.DB);
     const account = await accountRecoveredBy(db, email);
@@ -93,8 +102,9 @@ recoverySignInRoutes.openapi(
       "Checks the code of the attempt named by this browser's `oc_recovery_code` cookie, as email sign-in does " +
       "(5 wrong tries a code, the address's backstop). A right code for an address that still recovers the account " +
       "mails a notice to every email identity of the account and to the recovery address, then signs in: the " +
-      "session's `auth_method` is `recovery` and its `sudo_at` now, so a new identity can be linked at once; the " +
-      "account log gets `recovery.signed_in`. If the notices cannot be sent, nobody is signed in (`mailer_error`).",
+      "session's `auth_method` is `recovery` and its `sudo_at` now, so a new identity can be linked at once (and " +
+      "nothing else that needs sudo until the session proves something more); the account log gets " +
+      "`recovery.signed_in`. If the notices cannot be sent, nobody is signed in (`mailer_error`).",
     middleware: [
       rateLimit({ bucket: "recovery-signin-verify", rule: AUTH_RULE, failClosed: true }),
       sameOrigin(),

@@ -4,7 +4,13 @@
 // than its row does. A stale proof answers 403 with the reason that names the proof to ask for.
 import type { Context } from "hono";
 import type { CurrentSession } from "../../../shared/auth/current-session";
-import { type FreshnessKind, STALE_REASON, staleProof } from "../../../shared/auth/freshness";
+import {
+  type FreshnessKind,
+  type Proofs,
+  provenByRecovery,
+  STALE_REASON,
+  staleProof,
+} from "../../../shared/auth/freshness";
 import { AppError } from "../../../shared/errors";
 import type { AuthEnv } from "./env";
 import { requireSession } from "./session-context";
@@ -16,11 +22,19 @@ export async function requireFreshSession(
 ): Promise<CurrentSession> {
   const current = await requireSession(c, now);
   const stale = staleProof(current.session, needs, now);
-  if (stale) throw staleRefusal(stale);
+  if (stale) throw staleRefusal(stale, current.session);
   return current;
 }
 
-/** The 403 for a stale proof: its reason names the proof to ask for. */
-export function staleRefusal(stale: FreshnessKind): AppError {
-  return new AppError(STALE_REASON[stale], { detail: `a ${stale} proof within the last 10 minutes` });
+const AFTER_RECOVERY =
+  "a recovery sign-in proves only the recovery mailbox: confirm it is you with a signature, a key, a provider or " +
+  "a code mailed to one of the account's addresses, then retry";
+
+/** The 403 for a stale proof: its reason names the proof to ask for (and why, after a recovery sign-in). */
+export function staleRefusal(stale: FreshnessKind, proofs?: Proofs): AppError {
+  const detail =
+    stale === "sudo" && proofs && provenByRecovery(proofs)
+      ? AFTER_RECOVERY
+      : `a ${stale === "step_up" ? "step-up" : "sudo"} proof within the last 10 minutes`;
+  return new AppError(STALE_REASON[stale], { detail });
 }

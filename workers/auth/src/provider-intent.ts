@@ -14,7 +14,9 @@ import { linkIdentity } from "../../../shared/db/identities";
 import { reauthenticateSession } from "../../../shared/db/sessions";
 import { AppError, type Reason } from "../../../shared/errors";
 import type { AuthEnv } from "./env";
+import { identityLinkedMail } from "./security-mail";
 import { changeBy, currentSession, setSessionCookie } from "./session-context";
+import { tellAccount } from "./tell-account";
 
 export const PROVIDER_INTENTS = ["signin", "link", "reauth"] as const;
 export type ProviderIntent = (typeof PROVIDER_INTENTS)[number];
@@ -44,8 +46,9 @@ export async function finishForAccount(
   const db = orm(c.env.DB);
   try {
     if (flow.intent === "link") {
-      if (staleProof(session, ["sudo"], now)) return "sudo_required";
+      if (staleProof(session, ["link"], now)) return "sudo_required";
       await linkIdentity(db, profile.identity, changeBy(session, now));
+      await tellAccount(c, session.accountId, (to) => identityLinkedMail(to, profile.identity, now));
       return undefined;
     }
     const account = await accountByIdentity(db, profile.identity.kind, profile.identity.value);

@@ -1,6 +1,7 @@
 // The active account's sign-in identities (issue 27): list them, link a Bitcoin address proved by a BIP-322
 // challenge of purpose `link`, unlink one, and choose which linked address is primary_btc (what the fleet sees as
-// the caller's address: it changes only here). Linking, unlinking and choosing need a fresh `sudo_at`. Emails are
+// the caller's address: it changes only here). Linking, unlinking and choosing need a fresh `sudo_at`; a recovery
+// sign-in's counts for linking only (freshness.ts), and every address of the account is told of a link. Emails are
 // linked by a code (identity-email.ts), provider subjects by a round trip (oauth.ts with intent=link).
 import { createRoute, z } from "@hono/zod-openapi";
 import { type Db, orm } from "../../../../shared/db/client";
@@ -19,7 +20,9 @@ import type { AuthEnv } from "../env";
 import { requireFreshSession } from "../fresh-session";
 import { CHALLENGE_ERRORS, CHALLENGE_PURPOSES, provenAddress } from "../proven-address";
 import { AccountResult, errorResponses, json } from "../schemas";
+import { identityLinkedMail } from "../security-mail";
 import { changeBy, requireSession, setSessionCookie } from "../session-context";
+import { tellAccount } from "../tell-account";
 
 export const identityRoutes = routeGroup<AuthEnv>();
 
@@ -78,10 +81,12 @@ identityRoutes.openapi(
   }),
   async (c) => {
     const now = Date.now();
-    const { session, primaryBtc } = await requireFreshSession(c, now, ["sudo"]);
+    const { session, primaryBtc } = await requireFreshSession(c, now, ["link"]);
     const address = await provenAddress(c, c.req.valid("json"), CHALLENGE_PURPOSES.link, now);
     const db = orm(c.env.DB);
-    await linkIdentity(db, { kind: "btc", value: address }, changeBy(session, now));
+    const identity = { kind: "btc" as const, value: address };
+    await linkIdentity(db, identity, changeBy(session, now));
+    await tellAccount(c, session.accountId, (to) => identityLinkedMail(to, identity, now));
     return c.json({ ok: true as const, identities: await identitiesView(db, session.accountId, primaryBtc) }, 200);
   },
 );

@@ -1,6 +1,7 @@
 // Linking an email to the signed-in account (issue 27): proven by a code mailed to it, asked for and checked by a
-// session of that account with a fresh sudo_at at both steps. Whether the address is already some account's is told
-// only after the code proves it: the start answers the same for every address.
+// session of that account with a fresh sudo_at at both steps (a recovery sign-in's counts: freshness.ts). Whether the
+// address is already some account's is told only after the code proves it: the start answers the same for every
+// address. Every address of the account, the new one included, is told of the link.
 import { createRoute } from "@hono/zod-openapi";
 import { normalizeEmail } from "../../../../shared/auth/email-code";
 import { linkIdentity } from "../../../../shared/db/identities";
@@ -20,8 +21,9 @@ import {
   json,
   OkResult,
 } from "../schemas";
-import { linkCodeMail } from "../security-mail";
+import { identityLinkedMail, linkCodeMail } from "../security-mail";
 import { changeBy } from "../session-context";
+import { tellAccount } from "../tell-account";
 
 export const identityEmailRoutes = routeGroup<AuthEnv>();
 
@@ -56,7 +58,7 @@ identityEmailRoutes.openapi(
   }),
   async (c) => {
     const email = normalizeEmail(c.req.valid("json").email);
-    const { code } = await startAccountCode(c, { purpose: "link", email, needs: ["sudo"] });
+    const { code } = await startAccountCode(c, { purpose: "link", email, needs: ["link"] });
     await sendMail(c.env, linkCodeMail(email, code));
     return c.json({ ok: true as const }, 200);
   },
@@ -100,10 +102,11 @@ identityEmailRoutes.openapi(
       purpose: "link",
       email,
       code: body.code,
-      needs: ["sudo"],
+      needs: ["link"],
     });
     const identity = { kind: "email" as const, value: email };
     await linkIdentity(db, identity, changeBy(session, now));
+    await tellAccount(c, session.accountId, (to) => identityLinkedMail(to, identity, now));
     return c.json({ ok: true as const, identity }, 200);
   },
 );

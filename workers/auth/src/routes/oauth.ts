@@ -99,7 +99,7 @@ oauthRoutes.openapi(
     const now = Date.now();
     // A link or re-authentication is for the signed-in account, bound to its session row; a link needs fresh sudo.
     const forAccount =
-      intent === "signin" ? undefined : await requireFreshSession(c, now, intent === "link" ? ["sudo"] : []);
+      intent === "signin" ? undefined : await requireFreshSession(c, now, intent === "link" ? ["link"] : []);
     const endpoint = await fromProvider(authorizationEndpoint(provider, now));
     const state = createState();
     const pkce = await createPkce();

@@ -1,7 +1,9 @@
 // The active account's recovery address (issue 27): read it; set or change it with a code mailed to the new address;
-// remove it. Changing or removing it needs a fresh sudo_at (at both steps of a change), and the address it replaced
-// is told by mail, after the change (a notice that failed is logged: the change stands). Whether the address already
-// recovers another account is told only after its code proves it, so nobody learns it of an address not theirs.
+// remove it. Changing or removing it needs a fresh sudo_at (at both steps of a change) that is not a recovery
+// sign-in's (review 3: a recovery proves only the mailbox it would replace), and every address of the account and the
+// address it replaced are told by mail, after the change (a notice that failed is logged: the change stands). Whether
+// the address already recovers another account is told only after its code proves it, so nobody learns it of an
+// address not theirs.
 import { createRoute } from "@hono/zod-openapi";
 import { normalizeEmail } from "../../../../shared/auth/email-code";
 import { orm } from "../../../../shared/db/client";
@@ -17,8 +19,15 @@ import { CODE_CHECK_ERRORS, checkAccountCode, mailAfterAnswer, startAccountCode 
 import type { AuthEnv } from "../env";
 import { requireFreshSession } from "../fresh-session";
 import { EmailCodeStartBody, EmailCodeVerifyBody, errorResponses, json, OkResult, RecoveryResult } from "../schemas";
-import { recoveryRemovedMail, recoveryReplacedMail, recoverySetCodeMail } from "../security-mail";
+import {
+  recoveryRemovedMail,
+  recoveryRemovedNoticeMail,
+  recoveryReplacedMail,
+  recoverySetCodeMail,
+  recoverySetMail,
+} from "../security-mail";
 import { changeBy, requireSession } from "../session-context";
+import { tellAccount } from "../tell-account";
 
 export const recoveryRoutes = routeGroup<AuthEnv>();
 
@@ -51,7 +60,7 @@ recoveryRoutes.openapi(
     path: "/api/auth/recovery/start",
     summary: "Mail a code to the address to become the recovery address (fresh sudo)",
     description:
-      "Needs a sudo proof of the last 10 minutes. Mails a 6-digit code (10 minutes) held by this account to the " +
+      "Needs a sudo proof of the last 10 minutes, not a recovery sign-in's. Mails a 6-digit code (10 minutes) held by this account to the " +
       "new address; the same answer whoever the address recovers. Spends the address's and the IP's hourly " +
       "email-code budget.",
     middleware: [
@@ -79,9 +88,11 @@ recoveryRoutes.openapi(
     path: "/api/auth/recovery/verify",
     summary: "Make the proven address the recovery address (fresh sudo); the replaced one is told",
     description:
-      "Needs a sudo proof of the last 10 minutes. Checks the code this account asked for (5 wrong tries; the " +
-      "address's backstop applies), then sets the address (`recovery.set` in the account log). An address that " +
-      "already recovers another account is `recovery_address_taken`. The address it replaced, if any, is mailed.",
+      "Needs a sudo proof of the last 10 minutes, not a recovery sign-in's. Checks the code this account asked " +
+      "for (5 wrong tries; the address's backstop applies), then sets the address (`recovery.set` in the account " +
+      "log). An address that already recovers another account is `recovery_address_taken`. The address it " +
+      "replaced, if any, and every address of the account (its email identities, the new recovery address) are " +
+      "mailed.",
     middleware: [
       rateLimit({ bucket: "recovery-set-verify", rule: AUTH_RULE, failClosed: true }),
       sameOrigin(),
@@ -100,6 +111,7 @@ recoveryRoutes.openapi(
     const { session, db, now } = await checkAccountCode(c, check);
     const { previous } = await setRecoveryAddress(db, email, changeBy(session, now));
     if (previous !== null && previous !== email) mailAfterAnswer(c, recoveryReplacedMail(previous, now));
+    await tellAccount(c, session.accountId, (to) => recoverySetMail(to, email, now), [previous ?? ""]);
     return c.json({ ok: true as const, recovery: { email, set_at: isoMs(now) } }, 200);
   },
 );
@@ -109,7 +121,9 @@ recoveryRoutes.openapi(
     method: "delete",
     path: "/api/auth/recovery",
     summary: "Remove the recovery address (fresh sudo); it is told",
-    description: "Needs a sudo proof of the last 10 minutes. Logs `recovery.removed` and mails the removed address.",
+    description:
+      "Needs a sudo proof of the last 10 minutes, not a recovery sign-in's. Logs `recovery.removed` and mails the " +
+      "removed address and every email identity of the account.",
     middleware: [rateLimit({ bucket: "recovery-remove", rule: AUTH_RULE, failClosed: true }), sameOrigin()],
     responses: {
       200: json(OkResult, "Removed"),
@@ -121,6 +135,7 @@ recoveryRoutes.openapi(
     const { session } = await requireFreshSession(c, now, ["sudo"]);
     const { previous } = await removeRecoveryAddress(orm(c.env.DB), changeBy(session, now));
     mailAfterAnswer(c, recoveryRemovedMail(previous, now));
+    await tellAccount(c, session.accountId, (to) => recoveryRemovedNoticeMail(to, previous, now));
     return c.json({ ok: true as const }, 200);
   },
 );

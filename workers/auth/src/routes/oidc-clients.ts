@@ -94,7 +94,9 @@ oidcClientRoutes.openapi(
         clientName: input.name,
         redirectUris,
         ...(input.logo_uri ? { logoUri: input.logo_uri } : {}),
-        tokenEndpointAuthMethod: input.type === "public" ? "none" : "client_secret_basic",
+        // A confidential app's method is left unnamed: the library then takes its secret by either method discovery
+        // announces (client_secret_basic or client_secret_post, openid-client's default); named, it took one only.
+        ...(input.type === "public" ? { tokenEndpointAuthMethod: "none" } : {}),
         grantTypes: ["authorization_code", "refresh_token"],
         responseTypes: ["code"],
       });

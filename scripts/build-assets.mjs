@@ -4,15 +4,19 @@
 // - .build/fleet-public (fleet only): the same explorer plus the fleet dashboard (workers/fleet/dashboard: HTML and
 //   CSS copied as they are, its TypeScript in src/ bundled by esbuild into one module, js/main.js) and its `_headers`
 //   (the auth host has no fleet API, so it must not serve the dashboard).
+// `--out <dir>` builds both into another folder than .build (the deploy's dry run test builds from nothing there).
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { build, buildSync } from "esbuild";
 
 const require = createRequire(import.meta.url);
 const root = path.join(import.meta.dirname, "..");
 const swaggerDir = path.dirname(require.resolve("swagger-ui-dist/package.json"));
-const publicDir = path.join(root, ".build", "public");
+const { values } = parseArgs({ options: { out: { type: "string" } } });
+const buildDir = path.resolve(values.out ?? path.join(root, ".build"));
+const publicDir = path.join(buildDir, "public");
 const out = path.join(publicDir, "api-explorer", "assets");
 mkdirSync(out, { recursive: true });
 for (const file of ["swagger-ui.css", "swagger-ui-bundle.js"])
@@ -55,7 +59,7 @@ writeFileSync(
 // The fleet's assets, updated in place (a running `npm start` watches this folder; wrangler stops if it vanishes);
 // files removed from the dashboard's source are removed here too.
 const dashboardSource = path.join(root, "workers", "fleet", "dashboard");
-const fleetDir = path.join(root, ".build", "fleet-public");
+const fleetDir = path.join(buildDir, "fleet-public");
 const dashboardOut = path.join(fleetDir, "dashboard");
 cpSync(publicDir, fleetDir, {
   recursive: true,

@@ -11,7 +11,12 @@ export function startupOf(profile: {
   startTime: number;
   endTime: number;
 }): { durationMs: number; cpuMs: number };
-export function dryRun(input: { config: DeployConfigValue; env: string; say?: (line: string) => void }): Promise<{
+export function dryRun(input: {
+  config: DeployConfigValue;
+  env: string;
+  buildDir?: string;
+  say?: (line: string) => void;
+}): Promise<{
   rows: { worker: string; raw: number; gzip: number; durationMs: number; cpuMs: number }[];
   failures: string[];
 }>;

@@ -2,10 +2,12 @@
 // (`wrangler deploy --dry-run --outdir`, from the same generated configurations, with placeholder resource ids), each
 // one's gzip size against the Workers limits, and each one's startup CPU (`wrangler check startup`, a CPU profile
 // of the module's evaluation in local workerd) against the platform's startup limit. No account or credential is
-// needed, so CI runs it: a change that breaks the production build or outgrows a limit fails there.
+// needed, so CI runs it: a change that breaks the production build or outgrows a limit fails there. It builds the
+// assets first, as the deploy does: wrangler refuses a configuration whose assets folder is missing (a fresh clone).
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { buildAssets, DEFAULT_BUILD_DIR } from "./assets.mjs";
 import { nameIn, root, WORKERS, workerConfig } from "./plan.mjs";
 import { wrangler } from "./wrangler.mjs";
 
@@ -51,15 +53,20 @@ export function startupOf(profile) {
 
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
-/** Builds and measures every worker; resolves with the rows, and `failures` naming any limit outgrown. */
-export async function dryRun({ config, env, say = console.log }) {
-  const dir = path.join(root, ".build", "deploy", env);
+/**
+ * Builds the assets into `buildDir` (.build), then builds and measures every worker; resolves with the rows, and
+ * `failures` naming any limit outgrown.
+ */
+export async function dryRun({ config, env, buildDir = DEFAULT_BUILD_DIR, say = console.log }) {
+  say("building the assets");
+  buildAssets(buildDir);
+  const dir = path.join(buildDir, "deploy", env);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const rows = [];
   for (const { id } of WORKERS) {
     const configFile = path.join(dir, `${id}.json`);
-    writeFileSync(configFile, JSON.stringify(workerConfig(id, { config, env, ids: PLACEHOLDER_IDS })));
+    writeFileSync(configFile, JSON.stringify(workerConfig(id, { config, env, ids: PLACEHOLDER_IDS, buildDir })));
     const outdir = path.join(dir, id);
     await wrangler(["deploy", "--dry-run", "--outdir", outdir, "-c", configFile], { cwd: root });
     const size = bundleSize(outdir);

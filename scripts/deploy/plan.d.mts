@@ -18,6 +18,7 @@ export function workerConfig(
     config: DeployConfigValue;
     env: string;
     ids: { database: string; registry?: string; namespace: string; shards?: Record<string, string> };
+    buildDir?: string;
   },
 ): Record<string, unknown>;
 export function extraShards(config: DeployConfigValue, env: string): { binding: string; name: string; place: string }[];

@@ -93,12 +93,19 @@ export function varsOf(worker, config, envConfig, origins) {
 
 const readToml = (file) => parse(readFileSync(path.join(root, file), "utf8"));
 
+/** The assets folder a tracked TOML names (under `.build`), moved into `buildDir` when the deploy builds elsewhere. */
+function assetsDirectory(dir, directory, buildDir) {
+  const tracked = path.join(dir, directory);
+  return buildDir ? path.join(buildDir, path.relative(path.join(root, ".build"), tracked)) : tracked;
+}
+
 /**
  * The wrangler configuration of `worker` for `env`, as JSON: the tracked TOML (paths made absolute, since the
  * generated file lives elsewhere), this environment's worker name, service bindings to this environment's workers,
- * its D1 and KV ids, variables, routes (a custom domain, or workers.dev) and Workers Logs.
+ * its D1 and KV ids, variables, routes (a custom domain, or workers.dev) and Workers Logs. The assets are read
+ * from `buildDir` when given (the built folders of .build, elsewhere).
  */
-export function workerConfig(worker, { config, env, ids }) {
+export function workerConfig(worker, { config, env, ids, buildDir }) {
   const spec = WORKERS.find((w) => w.id === worker);
   if (!spec) throw new Error(`no worker ${worker}`);
   const base = readToml(spec.config);
@@ -114,7 +121,7 @@ export function workerConfig(worker, { config, env, ids }) {
     // Workers Logs as the tracked config sets it (README "Logs"), on even if a fork's file drops the block.
     observability: { enabled: true, head_sampling_rate: 1, ...base.observability },
   };
-  if (base.assets) out.assets = { ...base.assets, directory: path.join(dir, base.assets.directory) };
+  if (base.assets) out.assets = { ...base.assets, directory: assetsDirectory(dir, base.assets.directory, buildDir) };
   if (base.services) out.services = base.services.map((s) => ({ ...s, service: nameIn(s.service, env) }));
   if (base.d1_databases) {
     out.d1_databases = base.d1_databases.map((d) => {

@@ -7,9 +7,9 @@
 // Generated wrangler configurations live in .deploy/<env>/ (git-ignored), so no account-specific id is ever in a
 // tracked file; generated secrets wait in a private temporary folder removed however the deploy ends
 // (secret-dir.mjs).
-import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { buildAssets } from "./assets.mjs";
 import { requiredEnvSecrets } from "./config.mjs";
 import {
   extraShards,
@@ -115,7 +115,7 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
   }
 
   say("building the assets");
-  execFileSync(process.execPath, [path.join(root, "scripts/build-assets.mjs")], { cwd: root, stdio: "ignore" });
+  buildAssets();
   // Every database gets every migration (a table one side never uses stays empty), so they can never disagree on
   // the schema; auth's configuration names them all (its DB, its REGISTRY_DB and each extra shard's REGISTRY_N).
   const registries = [...(ownRegistry ? [names.registry] : []), ...extraShards(config, env).map((s) => s.name)];

@@ -2,6 +2,9 @@
 // environment (names, bindings, ids, variables, routes, Workers Logs, from the tracked wrangler.toml), which
 // secrets a worker still needs, the audit key's pair; and the dry run, which CI runs through this suite: the three
 // production bundles build, and each fits the Workers limits (size and startup).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DeployConfig, type DeployConfigValue, describeIssues } from "../../scripts/deploy/config.mjs";
 import { dryRun, SIZE_LIMITS, STARTUP_LIMIT_MS, startupOf } from "../../scripts/deploy/dry-run.mjs";
@@ -199,13 +202,25 @@ describe("the dry run", () => {
     expect(startupOf(profile)).toEqual({ durationMs: 9, cpuMs: 3 });
   });
 
-  it("builds the three production bundles; each is under the Free plan's size and the startup limit", async () => {
+  it("from a fresh clone (no built assets): builds the assets, then the three production bundles; each fits the limits", async () => {
     const said: string[] = [];
+    // An empty folder stands in for a fresh clone's missing .build (issue 45): the dry run builds what it reads.
+    const buildDir = mkdtempSync(path.join(tmpdir(), "oc-dry-run-"));
     const example = config({
       environments: { production: { auth_host: "auth.example.com", fleet_host: "fleet.example.com" } },
       verify: { nostr_relays: ["wss://relay.example"] },
     });
-    const { rows, failures } = await dryRun({ config: example, env: "production", say: (l) => said.push(l) });
+    const { rows, failures } = await dryRun({
+      config: example,
+      env: "production",
+      buildDir,
+      say: (l) => said.push(l),
+    });
+    for (const worker of ["verify", "auth", "fleet"]) {
+      const generated = JSON.parse(readFileSync(path.join(buildDir, "deploy/production", `${worker}.json`), "utf8"));
+      expect(generated.assets.directory.startsWith(buildDir), worker).toBe(true);
+      expect(existsSync(generated.assets.directory), worker).toBe(true);
+    }
     expect(rows.map((r) => r.worker)).toEqual(["verify", "auth", "fleet"]);
     for (const row of rows) {
       expect(row.gzip).toBeGreaterThan(100_000);
@@ -213,6 +228,7 @@ describe("the dry run", () => {
       expect(row.durationMs).toBeLessThan(STARTUP_LIMIT_MS);
     }
     expect(failures).toEqual([]);
-    expect(said).toHaveLength(3);
+    expect(said).toHaveLength(4);
+    rmSync(buildDir, { recursive: true, force: true });
   }, 180_000);
 });

@@ -15,8 +15,7 @@ let bare: { key: CryptoKey; data: Uint8Array; signature: Uint8Array } | undefine
 
 async function setup(env: Env) {
   verifier ??= createSessionVerifier({
-    jwksUrl: `${env.ISSUER}/.well-known/jwks.json`,
-    issuer: env.ISSUER,
+    authOrigin: env.ISSUER,
     fetch: async () => new Response(env.JWKS, { headers: { "content-type": "application/json" } }),
   });
   if (!bare) {

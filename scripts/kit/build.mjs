@@ -11,8 +11,8 @@ import { ENTRIES, nobleSecp256k1 } from "./entries.mjs";
 
 const root = path.join(import.meta.dirname, "..", "..");
 const packageDir = path.join(root, "packages", "kit");
-/** The `oc` command line: bundled with the kit, no declarations. */
-const BIN = { oc: "packages/kit/src/oc.mjs" };
+/** The `open-oc` command line: bundled with the kit, no declarations. */
+const BIN = { "open-oc": "packages/kit/src/open-oc.mjs" };
 
 const version = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")).version;
 const absolute = (entries) =>

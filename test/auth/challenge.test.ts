@@ -123,7 +123,7 @@ describe("the kit's challenge client against this host (issue 16, item 5)", () =
   it("reads this host's ISO expiresAt as unix ms and ISO, verifies once, then reports the replay", async () => {
     const ip = freshIp();
     const options = {
-      origin: AUTH_ORIGIN,
+      authOrigin: AUTH_ORIGIN,
       fetch: ((input, init) => {
         const request = new Request(input, init);
         request.headers.set("cf-connecting-ip", ip);
@@ -134,30 +134,28 @@ describe("the kit's challenge client against this host (issue 16, item 5)", () =
     const before = Date.now();
     const issued = await requestChallenge(options, { addr: wallet.address, audience: AUTH_ORIGIN, purpose: "login" });
     if (!issued.ok) throw new Error(issued.detail);
-    expect(issued.value.expiresAt - before).toBeGreaterThan(290_000);
-    expect(new Date(issued.value.expiresAt).toISOString()).toBe(issued.value.expiresAtIso);
+    expect(issued.challenge.expiresAt - before).toBeGreaterThan(290_000);
+    expect(new Date(issued.challenge.expiresAt).toISOString()).toBe(issued.challenge.expiresAtIso);
     const signed = {
-      message: issued.value.message,
-      signature: wallet.sign(issued.value.message),
-      expectedNonce: issued.value.nonce,
+      message: issued.challenge.message,
+      signature: wallet.sign(issued.challenge.message),
+      expectedNonce: issued.challenge.nonce,
       expectedPurpose: "login",
     };
     expect(await submitChallenge(options, signed)).toEqual({
       ok: true,
-      value: {
-        ok: true,
-        verified: {
-          address: wallet.address,
-          nonce: issued.value.nonce,
-          expiresAt: issued.value.expiresAt,
-          audience: AUTH_ORIGIN,
-          purpose: "login",
-        },
+      verified: {
+        address: wallet.address,
+        nonce: issued.challenge.nonce,
+        expiresAt: issued.challenge.expiresAt,
+        audience: AUTH_ORIGIN,
+        purpose: "login",
       },
     });
-    expect(await submitChallenge(options, signed)).toEqual({
-      ok: true,
-      value: { ok: false, reason: "invalid_challenge", code: "nonce_unknown" },
+    expect(await submitChallenge(options, signed)).toMatchObject({
+      ok: false,
+      reason: "invalid_challenge",
+      code: "nonce_unknown",
     });
   });
 });

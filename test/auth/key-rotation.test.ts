@@ -51,8 +51,7 @@ describe("session-key rotation", () => {
     let config: Env = { ...(env as Env) };
     // The consumer reads whatever configuration the host runs at the moment of each read.
     const verifier = createSessionVerifier({
-      jwksUrl: `${AUTH_ORIGIN}/.well-known/jwks.json`,
-      issuer: AUTH_ORIGIN,
+      authOrigin: AUTH_ORIGIN,
       unknownKidIntervalMs: 20,
       fetch: (input) => Promise.resolve(app.request(new URL(String(input)).pathname, {}, config)),
     });

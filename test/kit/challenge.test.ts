@@ -18,12 +18,12 @@ describe("readChallenge", () => {
   it("reads this host's ISO 8601 expiresAt", () => {
     expect(readChallenge({ ...base, expiresAt: ISO })).toEqual({
       ok: true,
-      value: { ...base, expiresAt: MS, expiresAtIso: ISO },
+      challenge: { ...base, expiresAt: MS, expiresAtIso: ISO },
     });
   });
 
   it("reads the OrangeCheck host's unix-ms expiresAt (and its expiresAtIso), as the SDKs do", () => {
-    const expected = { ok: true, value: { ...base, expiresAt: MS, expiresAtIso: ISO } };
+    const expected = { ok: true, challenge: { ...base, expiresAt: MS, expiresAtIso: ISO } };
     expect(readChallenge({ ...base, expiresAt: MS, expiresAtIso: ISO })).toEqual(expected);
     expect(readChallenge({ ...base, expiresAt: MS })).toEqual(expected);
     expect(readChallenge({ ...base, expiresAt: String(MS) })).toEqual(expected);
@@ -57,12 +57,12 @@ describe("readVerifiedChallenge", () => {
     for (const expiresAt of [ISO, MS]) {
       expect(readVerifiedChallenge({ ok: true, ...echoes, expiresAt })).toEqual({
         ok: true,
-        value: { ...echoes, expiresAt: MS },
+        verified: { ...echoes, expiresAt: MS },
       });
     }
     expect(readVerifiedChallenge({ ok: true, address: "bc1qexample" })).toEqual({
       ok: true,
-      value: { address: "bc1qexample" },
+      verified: { address: "bc1qexample" },
     });
     expect(readVerifiedChallenge({ ok: false, reason: "invalid_challenge" }).ok).toBe(false);
   });
@@ -84,18 +84,16 @@ const orangecheckHost: typeof fetch = async (input, init) => {
 };
 
 describe("requestChallenge and submitChallenge", () => {
-  const options = { origin: "https://ochk.example", fetch: orangecheckHost };
+  const options = { authOrigin: "https://ochk.example", fetch: orangecheckHost };
 
   it("complete the flow against a host that sends unix milliseconds", async () => {
     const issued = await requestChallenge(options, { addr: "bc1qexample", purpose: "login" });
-    expect(issued).toEqual({ ok: true, value: { ...base, expiresAt: MS, expiresAtIso: ISO } });
+    expect(issued).toEqual({ ok: true, challenge: { ...base, expiresAt: MS, expiresAtIso: ISO } });
     const verdict = await submitChallenge(options, { message: base.message, signature: "good", expectedNonce: "a1b2" });
-    expect(verdict).toEqual({
-      ok: true,
-      value: { ok: true, verified: { address: "bc1qexample", nonce: "a1b2", expiresAt: MS } },
-    });
+    expect(verdict).toEqual({ ok: true, verified: { address: "bc1qexample", nonce: "a1b2", expiresAt: MS } });
+    // A refused proof is a failure at the top level: `res.ok` alone cannot accept it (issue 45).
     const refused = await submitChallenge(options, { message: base.message, signature: "bad" });
-    expect(refused).toEqual({ ok: true, value: { ok: false, reason: "invalid_challenge" } });
+    expect(refused).toMatchObject({ ok: false, reason: "invalid_challenge" });
   });
 
   it("say why no challenge came: refused (4xx) or unavailable (unreachable, 5xx, not JSON)", async () => {
@@ -105,7 +103,7 @@ describe("requestChallenge and submitChallenge", () => {
     };
     const html: typeof fetch = async () => new Response("<h1>502</h1>", { status: 502 });
     for (const fetchImpl of [down, html]) {
-      const answer = await requestChallenge({ origin: "https://ochk.example", fetch: fetchImpl }, { addr: "x" });
+      const answer = await requestChallenge({ authOrigin: "https://ochk.example", fetch: fetchImpl }, { addr: "x" });
       expect(answer).toMatchObject({ ok: false, reason: "unavailable" });
     }
   });

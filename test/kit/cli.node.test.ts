@@ -2,7 +2,7 @@
 // envelope the project's parser and verifier accept (the same id on a re-run with the same fields), an action
 // and a pledge, usage errors, and offline audit-bundle verification against a JWKS file — good, tampered, wrong
 // key, a session key — also through `npm run verify-bundle`'s script; a CSV bundle against a checkpoint of the
-// fleet --fleet names; and `npx oc` resolving this package's own bin in a clone.
+// fleet --fleet names; and `npx open-oc` (alias `oc`) resolving this package's own bin in a clone.
 import { execFile } from "node:child_process";
 import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -199,8 +199,10 @@ describe("oc CLI", () => {
     }
   }, 60_000);
 
-  it("npx oc runs this package's own bin from a clone", async () => {
-    const { stdout } = await run("npx", ["oc", "key", "new", "--type", "p2pkh"], { cwd: path.join(ROOT, "docs") });
-    expect(JSON.parse(stdout).address).toMatch(/^1/);
+  it("npx open-oc (and its alias npx oc) runs this package's own bin from a clone", async () => {
+    for (const name of ["open-oc", "oc"]) {
+      const { stdout } = await run("npx", [name, "key", "new", "--type", "p2pkh"], { cwd: path.join(ROOT, "docs") });
+      expect(JSON.parse(stdout).address).toMatch(/^1/);
+    }
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 // started by scripts/dev.mjs on the kit's ports, a real BIP-322 sign-in, the real cookie verified with one JWKS
 // read; then a key rotation (restart with a new AUTH_SIGNING_KEY, the old public key in AUTH_PREVIOUS_KEYS): old
 // tokens still verify without a read, a new-kid token costs exactly one refetch; then a JWKS outage (stack
-// stopped): cached keys keep verifying, past their TTL too, and a fresh verifier fails with jwks_unavailable.
+// stopped): cached keys keep verifying, past their TTL too, and a fresh verifier fails with session_keys_unavailable.
 // Two stack starts in all.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -94,8 +94,8 @@ describe("consumer verifier against the running auth host", () => {
     first = await signIn();
     expect(kidOf(first.cookie)).toBe(oldKey.kid);
     verifier = createSessionVerifier({
+      authOrigin: AUTH,
       jwksUrl: JWKS_URL,
-      issuer: AUTH,
       fetch: countingFetch,
       cooldownMs: 1000,
       now: () => Date.now() + clock.offset,
@@ -230,11 +230,11 @@ describe("consumer verifier against the running auth host", () => {
     expect((await verifier.verify(first.cookie)).ok).toBe(true);
     expect((await verifier.verify(second.cookie)).ok).toBe(true);
     expect(reads).toBe(readsBefore + 1);
-    const fresh = createSessionVerifier({ jwksUrl: JWKS_URL, issuer: AUTH });
-    expect(await fresh.verify(second.cookie)).toEqual({ ok: false, reason: "jwks_unavailable" });
+    const fresh = createSessionVerifier({ authOrigin: AUTH, jwksUrl: JWKS_URL });
+    expect(await fresh.verify(second.cookie)).toEqual({ ok: false, reason: "session_keys_unavailable" });
     expect(await fresh.verifyRequest({ cookie: `oc_session=${first.cookie}` })).toEqual({
       ok: false,
-      reason: "jwks_unavailable",
+      reason: "session_keys_unavailable",
     });
   }, 60_000);
 });

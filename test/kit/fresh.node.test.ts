@@ -11,7 +11,7 @@ import { generateSigningJwk } from "../../scripts/dev-keys.mjs";
 import { type SessionClaims, signSessionToken } from "../../shared/auth/session-token";
 import { loadSigningKey } from "../../shared/crypto/signing-key";
 import { createSessionVerifier, isFresh, isSteppedUp, isSudo } from "../../shared/kit/consumer/session-verifier";
-import { refusal, requireFresh } from "../../shared/kit/fresh";
+import { refusal, requireFresh, requireStepUp } from "../../shared/kit/fresh";
 
 const ISSUER = "http://localhost:8787";
 const T = Date.parse("2026-06-01T12:00:00.250Z");
@@ -89,12 +89,11 @@ describe("the gate on real tokens", () => {
   it("lets a token in exactly when the spec's rule accepts its stamp", async () => {
     const key = await loadSigningKey(JSON.stringify(generateSigningJwk()));
     const verifier = createSessionVerifier({
-      jwksUrl: `${ISSUER}/.well-known/jwks.json`,
-      issuer: ISSUER,
+      authOrigin: ISSUER,
       fetch: async () => Response.json({ keys: [key.publicJwk] }),
       now: () => T,
     });
-    const gate = requireFresh({ verifier, now: () => T, sudo: 300 });
+    const gate = requireFresh({ verifier, now: () => T, maxAge: 300 });
     for (const { name, value } of EDGES.filter((e) => e.value === null || Number.isFinite(e.value ?? 0))) {
       const { iss: _, iat: __, exp: ___, ...subject } = claims({ sudo_at: value as number | null });
       const token = await signSessionToken(subject, key, {
@@ -109,10 +108,10 @@ describe("the gate on real tokens", () => {
 
   it("behind node:http: the core gate and its refusal rendering, no framework", async () => {
     const key = await loadSigningKey(JSON.stringify(generateSigningJwk()));
-    const gate = requireFresh({
+    const gate = requireStepUp({
       authOrigin: ISSUER,
       fetch: async () => Response.json({ keys: [key.publicJwk] }),
-      stepUp: 300,
+      maxAge: 300,
     });
     const server = http.createServer(async (req, res) => {
       const decision = await gate(req);
@@ -140,12 +139,12 @@ describe("the gate on real tokens", () => {
         ok: false,
         reason: "step_up_required",
         detail: "step_up_at must be within the last 300 s (it is null)",
-        max_age: 300,
+        maxAge: 300,
       });
       const anonymous = await fetch(base);
       expect([anonymous.status, await anonymous.json()]).toEqual([
         401,
-        { ok: false, reason: "no_session", detail: "no_token" },
+        { ok: false, reason: "session_missing", detail: "no oc_session cookie and no bearer token: sign in" },
       ]);
     } finally {
       await new Promise((r) => server.close(r));

@@ -1,7 +1,7 @@
 // The kit's freshness gate (issue 27, part 5): requireFresh / requireStepUp on real oc_session tokens signed with the
 // test signing key, whose JWKS the consumer verifier reads through an injected fetch. The edges of the spec's rule
 // `0 ≤ now − value < window` (value = now, now − window, now − window + 1, one second in the future, null, absent),
-// both windows asked at once, no session, and the same core behind the Hono and the Node middleware.
+// both gates stacked, no session (with the verifier's reason), and the same core behind Hono and Node middleware.
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
@@ -9,8 +9,8 @@ import type { SessionSubject } from "../../shared/auth/session-token";
 import { loadSigningKey } from "../../shared/crypto/signing-key";
 import { createSessionVerifier } from "../../shared/kit/consumer";
 import { requireFresh, requireStepUp } from "../../shared/kit/fresh";
-import { type FreshVariables, requireFresh as honoFresh } from "../../shared/kit/fresh/hono";
-import { type FreshRequestLike, requireStepUp as nodeStepUp } from "../../shared/kit/fresh/node";
+import { requireFresh as honoFresh, requireStepUp as honoStepUp, type OcVariables } from "../../shared/kit/fresh/hono";
+import { type NodeRequestLike, requireStepUp as nodeStepUp } from "../../shared/kit/fresh/node";
 import { AUTH_ORIGIN } from "../helpers/browser";
 import { runNodeMiddleware } from "../helpers/node-middleware";
 import { decodePart, mintToken } from "../helpers/tokens";
@@ -21,11 +21,7 @@ const jwksFetch: typeof fetch = async () => Response.json({ keys: [signingKey.pu
 const T = Date.now();
 const NOW = Math.floor(T / 1000);
 const clock = () => T;
-const verifier = createSessionVerifier({
-  jwksUrl: `${AUTH_ORIGIN}/.well-known/jwks.json`,
-  issuer: AUTH_ORIGIN,
-  fetch: jwksFetch,
-});
+const verifier = createSessionVerifier({ authOrigin: AUTH_ORIGIN, fetch: jwksFetch });
 
 type Stamp = number | null | "absent";
 
@@ -51,7 +47,7 @@ const request = async (stamps: { sudo?: Stamp; stepUp?: Stamp }) =>
     headers: { cookie: `theme=dark; oc_session=${await token(stamps)}` },
   });
 
-const sudoGate = requireFresh({ authOrigin: AUTH_ORIGIN, fetch: jwksFetch, now: clock, sudo: 600 });
+const sudoGate = requireFresh({ authOrigin: AUTH_ORIGIN, fetch: jwksFetch, now: clock, maxAge: 600 });
 const stepUpGate = requireStepUp({ verifier, now: clock, maxAge: 300 });
 
 describe("requireFresh / requireStepUp (the core): the edges of 0 ≤ now − value < window", () => {
@@ -105,58 +101,52 @@ describe("requireFresh / requireStepUp (the core): the edges of 0 ≤ now − va
     expect(await byDefault(await request({ stepUp: NOW - 300 }))).toMatchObject({ reason: "step_up_required" });
   });
 
-  it("both windows asked: passes only when both hold; sudo is reported first", async () => {
-    const both = requireFresh({ verifier, now: clock, sudo: 600, stepUp: 60 });
-    expect(await both(await request({ sudo: NOW - 10, stepUp: NOW - 10 }))).toMatchObject({ ok: true });
-    expect(await both(await request({ sudo: NOW - 10, stepUp: NOW - 60 }))).toMatchObject({
-      reason: "step_up_required",
-      detail: "step_up_at must be within the last 60 s (it is 60 s old)",
-      maxAge: 60,
-    });
-    expect(await both(await request({ sudo: NOW - 600, stepUp: NOW }))).toMatchObject({
-      reason: "sudo_required",
-      maxAge: 600,
-    });
-    expect(await both(await request({ sudo: null, stepUp: null }))).toMatchObject({ reason: "sudo_required" });
+  it("requireFresh reads sudo_at, requireStepUp step_up_at, each with maxAge seconds (default 300)", async () => {
+    const byDefault = requireFresh({ verifier, now: clock });
+    expect(await byDefault(await request({ sudo: NOW - 299 }))).toMatchObject({ ok: true });
+    expect(await byDefault(await request({ sudo: NOW - 300 }))).toMatchObject({ reason: "sudo_required", maxAge: 300 });
     // A fresh step-up does not stand in for sudo, nor sudo for step-up: independent claims, as in auth-core.
     expect(await sudoGate(await request({ sudo: null, stepUp: NOW }))).toMatchObject({ reason: "sudo_required" });
     expect(await stepUpGate(await request({ sudo: NOW, stepUp: null }))).toMatchObject({ reason: "step_up_required" });
   });
 
-  it("no session: no_session with the verifier's reason, before any freshness is read", async () => {
-    expect(await sudoGate(new Request("https://site.example/"))).toEqual({
+  it("no session: the verifier's reason itself, before any freshness is read", async () => {
+    expect(await sudoGate(new Request("https://site.example/"))).toMatchObject({
       ok: false,
-      reason: "no_session",
-      detail: "no_token",
+      reason: "session_missing",
     });
     const forged = `${(await token({ sudo: NOW })).slice(0, -4)}AAAA`;
     const bad = new Request("https://site.example/", { headers: { authorization: `Bearer ${forged}` } });
-    expect(await sudoGate(bad)).toEqual({ ok: false, reason: "no_session", detail: "signature" });
+    expect(await sudoGate(bad)).toMatchObject({ ok: false, reason: "session_bad_signature" });
   });
 
-  it("refuses to be made without a window, with a window that is not a positive integer, or without a source", () => {
-    expect(() => requireFresh({ verifier })).toThrow(/give sudo or stepUp/);
-    expect(() => requireFresh({ verifier, sudo: 0 })).toThrow(/sudo must be a positive integer/);
-    expect(() => requireFresh({ verifier, stepUp: 1.5 })).toThrow(/stepUp must be a positive integer/);
-    expect(() => requireStepUp({ verifier, maxAge: -1 })).toThrow(/stepUp must be a positive integer/);
-    expect(() => requireFresh({ authOrigin: "", sudo: 60 })).toThrow(/give authOrigin or a verifier/);
+  it("refuses to be made with a window that is not a positive integer, or without a source", () => {
+    expect(() => requireFresh({ verifier, maxAge: 0 })).toThrow(/maxAge must be a positive integer/);
+    expect(() => requireFresh({ verifier, maxAge: 1.5 })).toThrow(/maxAge must be a positive integer/);
+    expect(() => requireStepUp({ verifier, maxAge: -1 })).toThrow(/maxAge must be a positive integer/);
+    expect(() => requireFresh({} as Parameters<typeof requireFresh>[0])).toThrow(/give authOrigin or a verifier/);
   });
 });
 
 describe("the middlewares (thin adapters on the same core)", () => {
-  it("Hono: 401 without a session, 403 with reason, detail and max_age, or the route with c.var.fresh", async () => {
-    const app = new Hono<{ Variables: FreshVariables }>();
-    app.use("/account/delete", honoFresh({ authOrigin: AUTH_ORIGIN, fetch: jwksFetch, now: clock, sudo: 600 }));
-    app.use("/account/page", honoFresh({ verifier, now: clock, sudo: 600, optional: true }));
-    app.post("/account/delete", (c) => c.json({ deleted: c.var.fresh.ok && c.var.fresh.session.sub }));
-    app.get("/account/page", (c) =>
-      c.json({ fresh: c.var.fresh.ok, reason: c.var.fresh.ok ? null : c.var.fresh.reason }),
-    );
+  it("Hono: 401 with the reason, 403 with reason, detail and maxAge, or the route with c.var.oc", async () => {
+    const app = new Hono<{ Variables: OcVariables }>();
+    app.use("/account/delete", honoFresh({ authOrigin: AUTH_ORIGIN, fetch: jwksFetch, now: clock, maxAge: 600 }));
+    app.use("/account/page", honoFresh({ verifier, now: clock, maxAge: 600, optional: true }));
+    app.post("/account/delete", (c) => c.json({ deleted: c.var.oc.session?.sub }));
+    app.get("/account/page", (c) => {
+      const freshness = c.var.oc.freshness;
+      return c.json({ fresh: freshness?.ok, reason: freshness?.ok ? null : freshness?.reason });
+    });
 
     const anonymous = await app.request("/account/delete", { method: "POST" });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("cache-control")).toBe("no-store");
-    expect(await anonymous.json()).toEqual({ ok: false, reason: "no_session", detail: "no_token" });
+    expect(await anonymous.json()).toEqual({
+      ok: false,
+      reason: "session_missing",
+      detail: "no oc_session cookie and no bearer token: sign in",
+    });
 
     const stale = await app.request("/account/delete", {
       method: "POST",
@@ -168,7 +158,7 @@ describe("the middlewares (thin adapters on the same core)", () => {
       ok: false,
       reason: "sudo_required",
       detail: "sudo_at must be within the last 600 s (it is 600 s old)",
-      max_age: 600,
+      maxAge: 600,
     });
 
     const fresh = await request({ sudo: NOW - 1 });
@@ -179,10 +169,31 @@ describe("the middlewares (thin adapters on the same core)", () => {
     // Optional: every request reaches the route, which reads the decision itself.
     const page = await app.request("/account/page", { headers: (await request({ sudo: null })).headers });
     expect(await page.json()).toEqual({ fresh: false, reason: "sudo_required" });
-    expect(await (await app.request("/account/page")).json()).toEqual({ fresh: false, reason: "no_session" });
+    expect(await (await app.request("/account/page")).json()).toEqual({ fresh: false, reason: "session_missing" });
   });
 
-  it("Node (Express-style): sets req.freshness, answers a refusal itself; optional lets every request through", async () => {
+  it("Hono: both gates stacked fill one c.var.oc, sudo first (the host asks sudo before a key)", async () => {
+    const app = new Hono<{ Variables: OcVariables }>();
+    app.use("/payouts/*", honoFresh({ verifier, now: clock, maxAge: 600 }), honoStepUp({ verifier, now: clock }));
+    app.post("/payouts/send", (c) => c.json({ sub: c.var.oc.session?.sub, ok: c.var.oc.freshness?.ok }));
+    const both = await app.request("/payouts/send", {
+      method: "POST",
+      headers: (await request({ sudo: NOW - 700, stepUp: NOW - 400 })).headers,
+    });
+    expect([both.status, ((await both.json()) as { reason: string }).reason]).toEqual([403, "sudo_required"]);
+    const key = await app.request("/payouts/send", {
+      method: "POST",
+      headers: (await request({ sudo: NOW, stepUp: NOW - 400 })).headers,
+    });
+    expect(await key.json()).toMatchObject({ reason: "step_up_required", maxAge: 300 });
+    const done = await app.request("/payouts/send", {
+      method: "POST",
+      headers: (await request({ sudo: NOW, stepUp: NOW })).headers,
+    });
+    expect(await done.json()).toMatchObject({ sub: expect.stringMatching(/^[0-9a-f]{32}$/), ok: true });
+  });
+
+  it("Node (Express-style): sets req.oc.freshness, answers a refusal itself; optional lets every request through", async () => {
     const options = { verifier, now: clock, maxAge: 120 };
     const stale = { headers: { cookie: `oc_session=${await token({ sudo: NOW, stepUp: NOW - 120 })}` } };
     const refused = await runNodeMiddleware(nodeStepUp(options), stale);
@@ -191,26 +202,26 @@ describe("the middlewares (thin adapters on the same core)", () => {
       ok: false,
       reason: "step_up_required",
       detail: "step_up_at must be within the last 120 s (it is 120 s old)",
-      max_age: 120,
+      maxAge: 120,
     });
-    expect((stale as FreshRequestLike).freshness).toMatchObject({ ok: false, reason: "step_up_required" });
+    expect((stale as NodeRequestLike).oc?.freshness).toMatchObject({ ok: false, reason: "step_up_required" });
 
     const anonymous = await runNodeMiddleware(nodeStepUp(options), { headers: {} });
-    expect([anonymous.res.statusCode, JSON.parse(anonymous.res.body).reason]).toEqual([401, "no_session"]);
+    expect([anonymous.res.statusCode, JSON.parse(anonymous.res.body).reason]).toEqual([401, "session_missing"]);
 
-    const optional: FreshRequestLike = { headers: stale.headers };
+    const optional: NodeRequestLike = { headers: stale.headers };
     expect((await runNodeMiddleware(nodeStepUp({ ...options, optional: true }), optional)).next).toBe(true);
-    expect(optional.freshness?.ok).toBe(false);
+    expect(optional.oc?.freshness?.ok).toBe(false);
 
-    const good: FreshRequestLike = { headers: { authorization: `Bearer ${await token({ stepUp: NOW - 119 })}` } };
+    const good: NodeRequestLike = { headers: { authorization: `Bearer ${await token({ stepUp: NOW - 119 })}` } };
     expect((await runNodeMiddleware(nodeStepUp(options), good)).next).toBe(true);
-    expect(good.freshness).toMatchObject({ ok: true, session: { step_up_at: NOW - 119 } });
+    expect(good.oc?.freshness).toMatchObject({ ok: true, session: { step_up_at: NOW - 119 } });
   });
 
   it("Node: a decision that cannot be set on the request goes to next(err), never a request left hanging", async () => {
     // As Express's own `req.fresh`: a getter only, so assigning it throws (what the fixture project found).
     const owned = { headers: { authorization: `Bearer ${await token({ stepUp: NOW })}` } };
-    Object.defineProperty(owned, "freshness", { get: () => undefined });
+    Object.defineProperty(owned, "oc", { get: () => undefined });
     const response = { statusCode: 200, setHeader: () => undefined, end: () => undefined };
     const passed = await new Promise((resolve) =>
       nodeStepUp({ verifier, now: clock, maxAge: 120 })(owned, response, resolve),

@@ -3,7 +3,7 @@
 // `tsc --init`'s NodeNext settings, a plain JavaScript project with checkJs), each type-checked by its own tsc with
 // zero errors, then run against the local stack (scripts/dev.mjs with a loopback Esplora API and nostr relay): real
 // oc_session cookies from BIP-322 sign-ins, real /api/check verdicts, a real signed webhook from the fleet, the
-// package's own `oc`. The Worker runs in workerd under the repository's wrangler, which a site would have in its
+// package's own `open-oc`. The Worker runs in workerd under the repository's wrangler, which a site would have in its
 // devDependencies: installed into the fixture it is the same binary and 195 MB more per run.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -158,16 +158,16 @@ describe("a Workers project (wrangler's TypeScript template, Hono)", () => {
       status: 200,
       body: { did_oc: member.didOc, primary_btc: member.address },
     });
-    expect(await ask(`${WORKER}/account/me`)).toEqual({
+    expect(await ask(`${WORKER}/account/me`)).toMatchObject({
       status: 401,
-      body: { ok: false, reason: "not_authenticated" },
+      body: { ok: false, reason: "session_missing" },
     });
     const passed = await ask(`${WORKER}/members/`, member.cookie);
     expect(passed, worker.output()).toEqual({ status: 200, body: { ok: true, did_oc: member.didOc, sats: BOND.sats } });
     const refused = await ask(`${WORKER}/members/`, unbonded.cookie);
     expect(refused).toMatchObject({ status: 403, body: { ok: false, reason: "stake_insufficient" } });
     expect(refused.body.detail).toContain("not_found");
-    expect(await ask(`${WORKER}/members/`)).toMatchObject({ status: 401, body: { reason: "no_session" } });
+    expect(await ask(`${WORKER}/members/`)).toMatchObject({ status: 401, body: { reason: "session_missing" } });
   }, 120_000);
 });
 
@@ -213,7 +213,7 @@ describe("a Node project (NodeNext, strict, exactOptionalPropertyTypes, noUnchec
       status: 200,
       body: { did_oc: member.didOc, primary_btc: member.address },
     });
-    expect(await ask(`${base}/me`)).toEqual({ status: 401, body: { ok: false, reason: "not_authenticated" } });
+    expect(await ask(`${base}/me`)).toMatchObject({ status: 401, body: { ok: false, reason: "session_missing" } });
     expect(await ask(`${base}/members`, member.cookie)).toEqual({ status: 200, body: { ok: true, sats: BOND.sats } });
     expect(await ask(`${base}/members`, unbonded.cookie)).toMatchObject({
       status: 403,
@@ -225,12 +225,13 @@ describe("a Node project (NodeNext, strict, exactOptionalPropertyTypes, noUnchec
     });
     expect(await ask(`${base}/account/delete`, undefined, "POST")).toMatchObject({
       status: 401,
-      body: { reason: "no_session" },
+      body: { reason: "session_missing" },
     });
 
-    // The package's own `oc`: a new agent key, then a delegation registered with the fleet, which signs and
+    // The package's own `open-oc`: a new agent key, then a delegation registered with the fleet, which signs and
     // delivers delegation.registered to the fixture; the fixture's verifyWebhook accepts it.
-    const oc = (...args: string[]) => run(path.join(dirs.node, "node_modules", ".bin", "oc"), args, { cwd: dirs.node });
+    const oc = (...args: string[]) =>
+      run(path.join(dirs.node, "node_modules", ".bin", "open-oc"), args, { cwd: dirs.node });
     const help = await oc("--help");
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining("oc key new")]);
     const monitorHelp = await oc("log", "monitor", "--help");
@@ -273,6 +274,6 @@ describe("a plain JavaScript project (ES modules, checkJs)", () => {
     const out = JSON.parse(ran.stdout);
     expect(out.challenge).toEqual({ ok: true, address: out.expected });
     expect(out.session).toEqual({ ok: true, did_oc: unbonded.didOc });
-    expect(out.altered).toEqual({ ok: false, reason: "signature" });
+    expect(out.altered).toEqual({ ok: false, reason: "session_bad_signature" });
   }, 30_000);
 });

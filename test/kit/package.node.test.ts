@@ -34,7 +34,7 @@ describe("@open-oc/kit as packed", () => {
     );
     expect(outside).toEqual([]);
     for (const name of ["README.md", "LICENSE", "CHANGELOG.md"]) expect(packed.files).toContain(name);
-    for (const name of [...Object.keys(ENTRIES), "oc"]) expect(packed.files).toContain(`dist/${name}.js`);
+    for (const name of [...Object.keys(ENTRIES), "open-oc"]) expect(packed.files).toContain(`dist/${name}.js`);
     for (const name of Object.keys(ENTRIES)) expect(packed.files).toContain(`dist/${name}.d.ts`);
     expect(packed.size).toBeLessThan(100 * 1024);
   });

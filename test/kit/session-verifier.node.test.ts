@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSigningJwk } from "../../scripts/dev-keys.mjs";
 import { type SessionSubject, signSessionToken } from "../../shared/auth/session-token";
 import { loadSigningKey, type SigningKey } from "../../shared/crypto/signing-key";
-import { ocSession as honoSession, type SessionVariables } from "../../shared/kit/consumer/hono";
+import { ocSession as honoSession, type OcVariables } from "../../shared/kit/consumer/hono";
 import { ocSession as expressSession, type NodeRequestLike, withSession } from "../../shared/kit/consumer/node";
 import {
   createSessionVerifier,
@@ -99,8 +99,8 @@ afterAll(() => jwks.close());
 function verifier(overrides: Partial<SessionVerifierOptions> = {}) {
   const clock = { t: T0 };
   const v = createSessionVerifier({
+    authOrigin: ISSUER,
     jwksUrl: jwks.url,
-    issuer: ISSUER,
     cacheTtlMs: TTL,
     cooldownMs: COOLDOWN,
     now: () => clock.t,
@@ -132,21 +132,27 @@ describe("session verifier", () => {
       .digest("base64url");
     const payload = JSON.parse(Buffer.from(p, "base64url").toString());
     const cases: [string, string][] = [
-      [`${b64({ alg: "none", typ: "JWT", kid: current.kid })}.${p}.`, "malformed"],
-      [`${b64({ alg: "none", typ: "JWT", kid: current.kid })}.${p}.${s}`, "alg_not_allowed"],
-      [`${hsHeader}.${p}.${hsSig}`, "alg_not_allowed"],
-      [await withHeader(key, { typ: "at+jwt", kid: current.kid }), "typ_not_allowed"],
-      [await withHeader(key, { kid: current.kid }), "typ_not_allowed"],
-      [await withHeader(key, { typ: "JWT", kid: current.kid, jku: "https://evil.example/jwks" }), "forbidden_header"],
-      [await withHeader(key, { typ: "JWT", kid: current.kid, jwk: publicOf(current) }), "forbidden_header"],
-      [await withHeader(key, { typ: "JWT", kid: current.kid, x5u: "https://evil.example/c" }), "forbidden_header"],
-      [await mint(key, { issuer: "https://other.example" }), "claims"],
-      [await mint(key, { now: T0 - 2 * 86_400_000, exp: T0 - 1000 }), "expired"],
-      [await mint(key, { now: T0 + 120_000 }), "claims"],
-      [`${h}.${b64({ ...payload, sub: "acct2" })}.${s}`, "signature"],
-      [`${h}.${p}.${Buffer.from(s, "base64url").reverse().toString("base64url")}`, "signature"],
-      ["not-a-jwt", "malformed"],
-      [`${b64({ alg: "EdDSA", typ: "JWT" })}.${p}.${s}`, "malformed"],
+      [`${b64({ alg: "none", typ: "JWT", kid: current.kid })}.${p}.`, "session_malformed"],
+      [`${b64({ alg: "none", typ: "JWT", kid: current.kid })}.${p}.${s}`, "session_alg_not_allowed"],
+      [`${hsHeader}.${p}.${hsSig}`, "session_alg_not_allowed"],
+      [await withHeader(key, { typ: "at+jwt", kid: current.kid }), "session_typ_not_allowed"],
+      [await withHeader(key, { kid: current.kid }), "session_typ_not_allowed"],
+      [
+        await withHeader(key, { typ: "JWT", kid: current.kid, jku: "https://evil.example/jwks" }),
+        "session_forbidden_header",
+      ],
+      [await withHeader(key, { typ: "JWT", kid: current.kid, jwk: publicOf(current) }), "session_forbidden_header"],
+      [
+        await withHeader(key, { typ: "JWT", kid: current.kid, x5u: "https://evil.example/c" }),
+        "session_forbidden_header",
+      ],
+      [await mint(key, { issuer: "https://other.example" }), "session_bad_claims"],
+      [await mint(key, { now: T0 - 2 * 86_400_000, exp: T0 - 1000 }), "session_expired"],
+      [await mint(key, { now: T0 + 120_000 }), "session_bad_claims"],
+      [`${h}.${b64({ ...payload, sub: "acct2" })}.${s}`, "session_bad_signature"],
+      [`${h}.${p}.${Buffer.from(s, "base64url").reverse().toString("base64url")}`, "session_bad_signature"],
+      ["not-a-jwt", "session_malformed"],
+      [`${b64({ alg: "EdDSA", typ: "JWT" })}.${p}.${s}`, "session_malformed"],
     ];
     for (const [token, reason] of cases) {
       expect({ token, result: await v.verify(token) }).toEqual({ token, result: { ok: false, reason } });
@@ -165,7 +171,7 @@ describe("session verifier", () => {
     try {
       const { v } = verifier({ jwksUrl: marked.url });
       expect((await v.verify(await mint(key))).ok).toBe(true);
-      expect(await v.verify(await mint(auditKey))).toEqual({ ok: false, reason: "unknown_kid" });
+      expect(await v.verify(await mint(auditKey))).toEqual({ ok: false, reason: "session_unknown_key" });
     } finally {
       await marked.close();
     }
@@ -181,7 +187,7 @@ describe("session verifier", () => {
     for (let wave = 1; wave <= 2; wave++) {
       const started = performance.now();
       const results = await Promise.all(bogus.map((token) => v.verify(token)));
-      expect(results.every((r) => !r.ok && r.reason === "unknown_kid")).toBe(true);
+      expect(results.every((r) => !r.ok && r.reason === "session_unknown_key")).toBe(true);
       expect(jwks.reads - before).toBe(wave);
       expect(performance.now() - started).toBeGreaterThanOrEqual(90); // each wave waited out the interval
     }
@@ -229,7 +235,7 @@ describe("session verifier", () => {
     await down.close();
     const { v, clock } = verifier({ jwksUrl: down.url });
     const token = await mint(key);
-    expect(await v.verify(token)).toEqual({ ok: false, reason: "jwks_unavailable" });
+    expect(await v.verify(token)).toEqual({ ok: false, reason: "session_keys_unavailable" });
     expect(await v.refresh()).toBe(false);
     // A JWKS answering 500, non-JSON, or with no Ed25519 key is unavailable too.
     for (const [status, keys] of [
@@ -239,13 +245,13 @@ describe("session verifier", () => {
       const bad = await startJwks([...keys]);
       bad.status = status;
       const other = verifier({ jwksUrl: bad.url }).v;
-      expect(await other.verify(token)).toEqual({ ok: false, reason: "jwks_unavailable" });
-      expect(await other.verify(token)).toEqual({ ok: false, reason: "jwks_unavailable" });
+      expect(await other.verify(token)).toEqual({ ok: false, reason: "session_keys_unavailable" });
+      expect(await other.verify(token)).toEqual({ ok: false, reason: "session_keys_unavailable" });
       expect(bad.reads).toBe(1);
       await bad.close();
     }
     clock.t += COOLDOWN;
-    expect(await v.verify(token)).toEqual({ ok: false, reason: "jwks_unavailable" });
+    expect(await v.verify(token)).toEqual({ ok: false, reason: "session_keys_unavailable" });
   });
 });
 
@@ -265,9 +271,9 @@ describe("token extraction and freshness", () => {
     });
     expect(await v.verifyRequest({ cookie: `${flood}; oc_session=${token}` })).toEqual({
       ok: false,
-      reason: "malformed",
+      reason: "session_malformed",
     });
-    expect(await v.verifyRequest({})).toEqual({ ok: false, reason: "no_token" });
+    expect(await v.verifyRequest({})).toEqual({ ok: false, reason: "session_missing" });
   });
 
   it("isFresh, isSteppedUp and isSudo read epoch-second claims against a max age", () => {
@@ -291,13 +297,13 @@ describe("token extraction and freshness", () => {
 });
 
 describe("middleware", () => {
-  it("Hono: sets c.var.session, 401 not_authenticated, or passes anonymous requests in optional mode", async () => {
+  it("Hono: sets c.var.oc.session, 401 with the reason, or passes anonymous requests in optional mode", async () => {
     const { v } = verifier();
-    const app = new Hono<{ Variables: SessionVariables }>();
-    app.use("/required", honoSession(v));
-    app.use("/optional", honoSession(v, { optional: true }));
-    app.get("/required", (c) => c.json({ did: c.var.session?.did_oc }));
-    app.get("/optional", (c) => c.json({ did: c.var.session?.did_oc ?? null, why: c.var.sessionFailure ?? null }));
+    const app = new Hono<{ Variables: OcVariables }>();
+    app.use("/required", honoSession({ verifier: v }));
+    app.use("/optional", honoSession({ verifier: v, optional: true }));
+    app.get("/required", (c) => c.json({ did: c.var.oc.session?.did_oc }));
+    app.get("/optional", (c) => c.json({ did: c.var.oc.session?.did_oc ?? null, why: c.var.oc.reason ?? null }));
     const token = await mint(key);
     const ok = await app.request("/required", { headers: { cookie: `oc_session=${token}` } });
     expect(await ok.json()).toEqual({ did: "did:oc:0123456789abcdef0123456789abcdef" });
@@ -305,18 +311,26 @@ describe("middleware", () => {
     expect(bearer.status).toBe(200);
     const refused = await app.request("/required");
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ ok: false, reason: "not_authenticated" });
+    expect(await refused.json()).toMatchObject({ ok: false, reason: "session_missing" });
+    // Why, on every refusal: an expired session and a tampered one say so (issue 45).
+    const expired = await mint(key, { now: T0 - 2 * 86_400_000, exp: T0 - 1000 });
+    const old = await app.request("/required", { headers: { cookie: `oc_session=${expired}` } });
+    expect([old.status, ((await old.json()) as { reason: string }).reason]).toEqual([401, "session_expired"]);
+    const at = token.lastIndexOf(".") + 1;
+    const tampered = `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+    const bad = await app.request("/required", { headers: { authorization: `Bearer ${tampered}` } });
+    expect([bad.status, ((await bad.json()) as { reason: string }).reason]).toEqual([401, "session_bad_signature"]);
     const anon = await app.request("/optional", { headers: { cookie: "oc_session=x.y.z" } });
-    expect(await anon.json()).toEqual({ did: null, why: "malformed" });
+    expect(await anon.json()).toEqual({ did: null, why: "session_malformed" });
   });
 
   it("Node: Express-style middleware and a node:http handler wrapper", async () => {
     const { v } = verifier();
     const token = await mint(key);
     const server = http.createServer(
-      withSession(v, (req, res) => {
+      withSession({ verifier: v }, (req, res) => {
         res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ did: req.session?.did_oc }));
+        res.end(JSON.stringify({ did: req.oc.session?.did_oc }));
       }),
     );
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -326,20 +340,24 @@ describe("middleware", () => {
       expect(await ok.json()).toEqual({ did: "did:oc:0123456789abcdef0123456789abcdef" });
       const refused = await fetch(base);
       expect(refused.status).toBe(401);
-      expect(await refused.json()).toEqual({ ok: false, reason: "not_authenticated" });
+      expect(await refused.json()).toEqual({
+        ok: false,
+        reason: "session_missing",
+        detail: "no oc_session cookie and no bearer token: sign in",
+      });
     } finally {
       await new Promise((r) => server.close(r));
     }
     // Express calling convention, with a stand-in request and response.
-    const mw = expressSession(v, { optional: true });
+    const mw = expressSession({ verifier: v, optional: true });
     const req: NodeRequestLike = {
       headers: { authorization: `Bearer ${token}` },
     };
     const res = { statusCode: 200, setHeader: () => undefined, end: () => undefined };
     await new Promise<void>((resolve, reject) => mw(req, res, (err) => (err ? reject(err) : resolve())));
-    expect(req.session).toMatchObject({ sub: "acct1" });
+    expect(req.oc?.session).toMatchObject({ sub: "acct1" });
     const anon: typeof req = { headers: {} };
     await new Promise<void>((resolve) => mw(anon, res, () => resolve()));
-    expect(anon).toMatchObject({ session: undefined, sessionFailure: "no_token" });
+    expect(anon.oc).toEqual({ session: undefined, reason: "session_missing" });
   });
 });

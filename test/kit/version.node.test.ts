@@ -67,11 +67,11 @@ describe("the kit's version and User-Agent", () => {
   });
 
   it("names itself on the JWKS read, the stake check, the challenge client and a registration", async () => {
-    const verifier = createSessionVerifier({ jwksUrl: `${origin}/.well-known/jwks.json`, issuer: origin });
+    const verifier = createSessionVerifier({ authOrigin: origin });
     const headers = await sessionHeaders();
     expect((await verifier.verifyRequest(headers)).ok).toBe(true);
     await requireStake({ authOrigin: origin, minSats: 1, minDays: 1, verifier })(new Request(origin, { headers }));
-    await requestChallenge({ origin }, { addr: "bc1qexample" });
+    await requestChallenge({ authOrigin: origin }, { addr: "bc1qexample" });
     await registerEnvelope({ kind: "agent-action" }, { fleet: origin, token: "ock_x", project: "proj_x" });
     expect(agents).toEqual({
       "/.well-known/jwks.json": KIT_USER_AGENT,
@@ -83,7 +83,7 @@ describe("the kit's version and User-Agent", () => {
 
   it("leaves the header to the browser on a page", async () => {
     (globalThis as { document?: unknown }).document = {};
-    await requestChallenge({ origin }, { addr: "bc1qexample" });
+    await requestChallenge({ authOrigin: origin }, { addr: "bc1qexample" });
     expect(agents["/api/challenge"]).not.toBe(KIT_USER_AGENT);
   });
 });

@@ -1,11 +1,17 @@
 // The kit's webhook receiver helper (fleet project): real deliveries sent by the fleet's dispatcher to the
 // loopback receiver, re-verified with verifyWebhook over the bytes received; deliveries signed by the project's
 // own deliveryHeaders: tampered body, stale and future timestamps, wrong secret, missing headers, secret rotation,
-// raw bytes, the idempotency stores (memory LRU, KV) and the ready Fetch-API receiver.
+// raw bytes, the idempotency stores (memory LRU, KV), handleWebhook and the ready Fetch-API receiver.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { utf8 } from "../../shared/crypto/digest";
-import { kvIdempotencyStore, MemoryIdempotencyStore, receiveWebhook, verifyWebhook } from "../../shared/kit/webhooks";
+import {
+  handleWebhook,
+  kvIdempotencyStore,
+  MemoryIdempotencyStore,
+  receiveWebhook,
+  verifyWebhook,
+} from "../../shared/kit/webhooks";
 import { deliveryHeaders, newWebhookSecret } from "../../shared/webhooks";
 import { delegation } from "../helpers/envelopes";
 import { signedIn } from "../helpers/fleet";
@@ -60,8 +66,7 @@ describe("verifyWebhook against real deliveries", () => {
       if (!got) await new Promise((r) => setTimeout(r, 50));
     }
     if (!got) throw new Error("no delivery arrived");
-    const store = new MemoryIdempotencyStore();
-    const result = await verifyWebhook({ secret, headers: got.headers, body: got.body, store });
+    const result = await verifyWebhook({ secret, headers: got.headers, body: got.body });
     expect(result).toMatchObject({
       ok: true,
       eventType: "delegation.registered",
@@ -70,12 +75,17 @@ describe("verifyWebhook against real deliveries", () => {
       redelivery: false,
       event: { id: d.id, project_id: projectId, kind: "agent-delegation", envelope: d.envelope },
     });
-    if (!result.ok) return;
-    await store.add(result.idempotencyKey);
-    expect(await verifyWebhook({ secret, headers: got.headers, body: got.body, store })).toMatchObject({
-      ok: false,
-      reason: "duplicate",
+    // The fleet's own X-Service-Signature too, when a receiver opts in.
+    expect(await verifyWebhook({ secret, headers: got.headers, body: got.body, scheme: "both" })).toMatchObject({
+      ok: true,
     });
+    const store = new MemoryIdempotencyStore();
+    const runs: string[] = [];
+    const deliver = () =>
+      handleWebhook({ secret, headers: got.headers, body: got.body, store }, (d) => runs.push(d.event.id));
+    expect(await deliver()).toEqual({ status: 200, body: { ok: true } });
+    expect(await deliver()).toEqual({ status: 200, body: { ok: true, duplicate: true } });
+    expect(runs).toEqual([d.id]);
     expect(await verifyWebhook({ secret, headers: got.headers, body: `${got.body} ` })).toMatchObject({
       reason: "invalid_signature",
     });
@@ -128,26 +138,24 @@ describe("verifyWebhook with deliveryHeaders", () => {
   it("refuses a tampered body, a wrong secret, a missing or forged header, each with its reason", async () => {
     const secret = newWebhookSecret();
     const headers = await signed(secret);
-    const check = async (
-      h: Record<string, string>,
-      body = BODY,
-      s: string | string[] = secret,
-      scheme?: "standard",
-    ) => {
+    const check = async (h: Record<string, string>, body = BODY, s: string | string[] = secret, scheme?: "both") => {
       const result = await verifyWebhook({ secret: s, headers: h, body, now: NOW, scheme });
       return result.ok ? "ok" : result.reason;
     };
     expect(await check(headers, BODY.replace("abc", "abd"))).toBe("invalid_signature");
     expect(await check(headers, BODY, newWebhookSecret())).toBe("invalid_signature");
     expect(await check(headers, BODY, [newWebhookSecret(), secret])).toBe("ok");
-    const { "X-Service-Signature": _s, ...noService } = headers;
-    expect(await check(noService)).toBe("missing_signature");
-    expect(await check(noService, BODY, secret, "standard")).toBe("ok");
+    // By default the Standard Webhooks headers alone: a proxy that drops X-Service-* loses nothing (issue 45).
+    const noService = Object.fromEntries(Object.entries(headers).filter(([name]) => !/^x-service-/i.test(name)));
+    expect(await check(noService)).toBe("ok");
+    expect(await check(noService, BODY, secret, "both")).toBe("missing_signature");
     const { "webhook-signature": _w, ...noStandard } = headers;
     expect(await check(noStandard)).toBe("missing_signature");
     expect(await check({ ...headers, "webhook-timestamp": "soon" })).toBe("invalid_signature");
-    // Both signatures must hold: a valid Standard signature with a forged X-Service-Signature is refused.
-    expect(await check({ ...headers, "X-Service-Signature": `sha256=${"0".repeat(64)}` })).toBe("invalid_signature");
+    // With "both", both must hold: a valid Standard signature with a forged X-Service-Signature is refused.
+    const forged = { ...headers, "X-Service-Signature": `sha256=${"0".repeat(64)}` };
+    expect(await check(forged, BODY, secret, "both")).toBe("invalid_signature");
+    expect(await check(forged)).toBe("ok");
     const notJson = await signed(secret, { body: "not json" });
     expect(await check(notJson, "not json")).toBe("malformed_body");
   });
@@ -205,7 +213,7 @@ describe("the dedupe key is the signed webhook-id (issue 26)", () => {
     expect(handled).toEqual([headers["webhook-id"]]);
     for (const scheme of ["both", "standard"] as const) {
       const again = { ...headers, "X-Service-Idempotency-Key": CHANGED };
-      expect((await verifyWebhook({ secret, headers: again, body: BODY, store, scheme })).ok).toBe(false);
+      expect((await verifyWebhook({ secret, headers: again, body: BODY, scheme })).ok).toBe(false);
     }
   });
 
@@ -213,19 +221,21 @@ describe("the dedupe key is the signed webhook-id (issue 26)", () => {
     const secret = newWebhookSecret();
     const headers = await signed(secret);
     const store = new MemoryIdempotencyStore();
-    const first = await verifyWebhook({ secret, headers, body: BODY, now: NOW, store, scheme: "service" });
-    expect(first).toMatchObject({ ok: true, idempotencyKey: "idem_0123456789" });
-    if (first.ok) await store.add(first.idempotencyKey);
-    expect(await verifyWebhook({ secret, headers, body: BODY, now: NOW, store, scheme: "service" })).toMatchObject({
-      reason: "duplicate",
+    const service = { secret, body: BODY, now: NOW, store, scheme: "service" as const };
+    const first = await handleWebhook({ ...service, headers }, () => undefined);
+    expect(first).toEqual({ status: 200, body: { ok: true } });
+    expect(await handleWebhook({ ...service, headers }, () => undefined)).toEqual({
+      status: 200,
+      body: { ok: true, duplicate: true },
     });
     // Documented (docs/kit.md): nothing signed binds a service-only delivery to its key or a time. The Standard
     // headers do: the same replay is refused there.
     const replay = { ...headers, "X-Service-Idempotency-Key": CHANGED };
-    expect(
-      await verifyWebhook({ secret, headers: replay, body: BODY, now: NOW, store, scheme: "service" }),
-    ).toMatchObject({ ok: true, idempotencyKey: CHANGED });
-    expect(await verifyWebhook({ secret, headers: replay, body: BODY, now: NOW, store })).toMatchObject({
+    expect(await verifyWebhook({ secret, headers: replay, body: BODY, now: NOW, scheme: "service" })).toMatchObject({
+      ok: true,
+      idempotencyKey: CHANGED,
+    });
+    expect(await verifyWebhook({ secret, headers: replay, body: BODY, now: NOW })).toMatchObject({
       ok: false,
       reason: "idempotency_key_mismatch",
     });
@@ -271,5 +281,33 @@ describe("idempotency stores and the ready receiver", () => {
     expect(handled).toEqual(["abc"]);
     const bad = await receiveWebhook(request(), { secret: newWebhookSecret(), store }, handler);
     expect([bad.status, await bad.json()]).toEqual([401, { ok: false, reason: "invalid_signature" }]);
+  });
+
+  it("handleWebhook: the same delivery arriving twice at once runs the handler once (409, then duplicate)", async () => {
+    const secret = newWebhookSecret();
+    const headers = await signedNow(secret);
+    const store = new MemoryIdempotencyStore();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let runs = 0;
+    const handler = async () => {
+      runs += 1;
+      await gate;
+    };
+    const first = handleWebhook({ secret, headers, body: BODY, store }, handler);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await handleWebhook({ secret, headers, body: BODY, store }, handler)).toEqual({
+      status: 409,
+      body: { ok: false, reason: "in_progress" },
+    });
+    release();
+    expect(await first).toEqual({ status: 200, body: { ok: true } });
+    expect((await handleWebhook({ secret, headers, body: BODY, store }, handler)).body).toEqual({
+      ok: true,
+      duplicate: true,
+    });
+    expect(runs).toBe(1);
   });
 });

@@ -1,13 +1,14 @@
 // The challenge flow against an auth host (GET then POST /api/challenge), the I/O around ./read: ask for a
 // challenge, have the wallet sign `message`, submit it. Works against this host and against hosts that send
-// `expiresAt` as unix milliseconds. Runs in Workers, Node 18+, Deno and browsers (fetch only).
-
+// `expiresAt` as unix milliseconds. Runs in Workers, Node 18+, Deno and browsers (fetch only). Every result is one
+// discriminated union: `ok: true` only for a challenge issued or a signature verified; a refused proof, like an
+// unreachable host, is `{ ok: false, reason }`.
 import { kitHeaders } from "../version";
 import { type IssuedChallenge, readChallenge, readVerifiedChallenge, type VerifiedChallenge } from "./read";
 
 export interface ChallengeClientOptions {
-  /** The auth host's origin, e.g. https://auth.example.com */
-  origin: string | URL;
+  /** The auth host's origin, e.g. https://auth.example.com (the option every gate of the kit takes). */
+  authOrigin: string | URL;
   fetch?: typeof fetch;
   /** Gives up after this long; default 10 seconds. */
   timeoutMs?: number;
@@ -19,24 +20,29 @@ export type ChallengeCallFailure =
   | "refused" // the host answered 4xx (its `reason` is in detail), e.g. invalid_query for a foreign address
   | "malformed"; // a 2xx answer without the fields of a challenge
 
-export type ChallengeCall<T> = { ok: true; value: T } | { ok: false; reason: ChallengeCallFailure; detail: string };
+export type ChallengeFailure = { ok: false; reason: ChallengeCallFailure; detail: string };
 
-/** POST answered ok false: the signature, nonce, audience, purpose or expiry did not hold (`code` says which). */
-export type ChallengeVerdict =
+/** requestChallenge's result: the challenge to sign, or why there is none. */
+export type ChallengeRequest = { ok: true; challenge: IssuedChallenge } | ChallengeFailure;
+
+/**
+ * submitChallenge's result: verified, or not. `invalid_challenge`: the host checked the proof and refused it (the
+ * signature, nonce, audience, purpose or expiry did not hold; `code` says which, e.g. nonce_unknown).
+ */
+export type ChallengeSubmission =
   | { ok: true; verified: VerifiedChallenge }
-  | { ok: false; reason: "invalid_challenge"; code?: string };
+  | { ok: false; reason: "invalid_challenge"; detail: string; code?: string }
+  | ChallengeFailure;
+
+type Answer = { ok: true; body: unknown } | ChallengeFailure;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-async function call(
-  options: ChallengeClientOptions,
-  path: string,
-  init?: RequestInit,
-): Promise<ChallengeCall<unknown>> {
+async function call(options: ChallengeClientOptions, path: string, init?: RequestInit): Promise<Answer> {
   const fetchImpl = options.fetch ?? ((input, requestInit) => fetch(input, requestInit));
   let res: Response;
   try {
-    res = await fetchImpl(new URL(path, options.origin), {
+    res = await fetchImpl(new URL(path, options.authOrigin), {
       ...init,
       headers: kitHeaders({ accept: "application/json", ...(init?.body && { "content-type": "application/json" }) }),
       signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
@@ -51,20 +57,20 @@ async function call(
     const reason = (body as { reason?: unknown }).reason;
     return { ok: false, reason: "refused", detail: `HTTP ${res.status} ${typeof reason === "string" ? reason : ""}` };
   }
-  return { ok: true, value: body };
+  return { ok: true, body };
 }
 
 /** `GET /api/challenge?addr=…`: the message to sign, its nonce and its expiry (unix ms and ISO). */
 export async function requestChallenge(
   options: ChallengeClientOptions,
   params: { addr: string; audience?: string; purpose?: string; ttl?: number },
-): Promise<ChallengeCall<IssuedChallenge>> {
+): Promise<ChallengeRequest> {
   const query = new URLSearchParams({ addr: params.addr });
   if (params.audience !== undefined) query.set("audience", params.audience);
   if (params.purpose !== undefined) query.set("purpose", params.purpose);
   if (params.ttl !== undefined) query.set("ttl", String(params.ttl));
   const answer = await call(options, `/api/challenge?${query}`);
-  return answer.ok ? readChallenge(answer.value) : answer;
+  return answer.ok ? readChallenge(answer.body) : answer;
 }
 
 /** `POST /api/challenge`: verifies the signed message (and consumes its nonce on this host). */
@@ -77,16 +83,18 @@ export async function submitChallenge(
     expectedAudience?: string;
     expectedPurpose?: string;
   },
-): Promise<ChallengeCall<ChallengeVerdict>> {
+): Promise<ChallengeSubmission> {
   const answer = await call(options, "/api/challenge", { method: "POST", body: JSON.stringify(signed) });
   if (!answer.ok) return answer;
-  const body = answer.value as { ok?: unknown; code?: unknown };
+  const body = answer.body as { ok?: unknown; code?: unknown };
   if (body.ok === false) {
+    const code = typeof body.code === "string" ? body.code : undefined;
     return {
-      ok: true,
-      value: { ok: false, reason: "invalid_challenge", ...(typeof body.code === "string" && { code: body.code }) },
+      ok: false,
+      reason: "invalid_challenge",
+      detail: `the host refused the proof${code ? `: ${code}` : ""}`,
+      ...(code !== undefined && { code }),
     };
   }
-  const verified = readVerifiedChallenge(answer.value);
-  return verified.ok ? { ok: true, value: { ok: true, verified: verified.value } } : verified;
+  return readVerifiedChallenge(answer.body);
 }

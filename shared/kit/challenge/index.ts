@@ -1,17 +1,18 @@
 // The signed-challenge flow (orangecheck-auth) for sites that prove address control themselves: a client that
 // reads both forms of `expiresAt` (ISO 8601 here, unix ms on the OrangeCheck host), and the readers it uses.
 export {
-  type ChallengeCall,
   type ChallengeCallFailure,
   type ChallengeClientOptions,
-  type ChallengeVerdict,
+  type ChallengeFailure,
+  type ChallengeRequest,
+  type ChallengeSubmission,
   requestChallenge,
   submitChallenge,
 } from "./client";
 export {
   expiryMs,
   type IssuedChallenge,
-  type ReadResult,
+  type ReadFailure,
   readChallenge,
   readVerifiedChallenge,
   type VerifiedChallenge,

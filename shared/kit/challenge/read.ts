@@ -23,7 +23,8 @@ export interface VerifiedChallenge {
   purpose?: string;
 }
 
-export type ReadResult<T> = { ok: true; value: T } | { ok: false; reason: "malformed"; detail: string };
+/** A reader's failure: the answer lacks what a challenge (or a verdict) must hold; `detail` names the field. */
+export type ReadFailure = { ok: false; reason: "malformed"; detail: string };
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
 const DIGITS = /^\d{1,16}$/;
@@ -52,7 +53,7 @@ function answerExpiry(fields: Record<string, unknown>): number | undefined {
 }
 
 /** The answer of `GET /api/challenge`. */
-export function readChallenge(body: unknown): ReadResult<IssuedChallenge> {
+export function readChallenge(body: unknown): { ok: true; challenge: IssuedChallenge } | ReadFailure {
   const fields = record(body);
   if (!fields) return { ok: false, reason: "malformed", detail: "not a JSON object" };
   const { message, nonce } = fields;
@@ -60,11 +61,11 @@ export function readChallenge(body: unknown): ReadResult<IssuedChallenge> {
   if (typeof nonce !== "string" || nonce === "") return { ok: false, reason: "malformed", detail: "nonce" };
   const expiresAt = answerExpiry(fields);
   if (expiresAt === undefined) return { ok: false, reason: "malformed", detail: "expiresAt" };
-  return { ok: true, value: { message, nonce, expiresAt, expiresAtIso: new Date(expiresAt).toISOString() } };
+  return { ok: true, challenge: { message, nonce, expiresAt, expiresAtIso: new Date(expiresAt).toISOString() } };
 }
 
 /** The `ok: true` answer of `POST /api/challenge`; echoed fields that are absent or unreadable are left out. */
-export function readVerifiedChallenge(body: unknown): ReadResult<VerifiedChallenge> {
+export function readVerifiedChallenge(body: unknown): { ok: true; verified: VerifiedChallenge } | ReadFailure {
   const fields = record(body);
   if (fields?.ok !== true) return { ok: false, reason: "malformed", detail: "not an ok answer" };
   const { address, nonce, audience, purpose } = fields;
@@ -72,7 +73,7 @@ export function readVerifiedChallenge(body: unknown): ReadResult<VerifiedChallen
   const expiresAt = answerExpiry(fields);
   return {
     ok: true,
-    value: {
+    verified: {
       address,
       ...(typeof nonce === "string" && { nonce }),
       ...(typeof audience === "string" && { audience }),

@@ -1,37 +1,35 @@
 // Hono middleware for a consumer site (Workers, Bun, Node): verifies the request's oc_session cookie or bearer
-// token with a session verifier and sets `c.var.session` (the typed claims). Required by default (401
-// `{ok:false, reason:"not_authenticated"}`); `{ optional: true }` lets anonymous requests through.
+// token and sets `c.var.oc.session` (the typed claims). Required by default: 401 `{ok:false, reason, detail}` with
+// the reason it has none ("session_missing", "session_expired", …); `{ optional: true }` lets anonymous requests
+// through with `c.var.oc.reason` saying why.
 import type { MiddlewareHandler } from "hono";
-import { asVerifier, decideSession } from "./gate";
-import type { SessionClaims, SessionFailure, SessionVerifier, SessionVerifierOptions } from "./session-verifier";
+import { decideSession, sessionRefusal } from "./gate";
+import { type SessionSourceOptions, verifierFor } from "./source";
+import { nextState, type OcVariables } from "./state";
 
-export interface SessionVariables {
-  /** The verified claims, or undefined on an anonymous request in optional mode. */
-  session: SessionClaims | undefined;
-  /** Why the request is anonymous (optional mode), e.g. "no_token", "expired". */
-  sessionFailure: SessionFailure | undefined;
-}
+export type { OcState, OcVariables } from "./state";
 
-export interface SessionMiddlewareOptions {
-  /** Let requests without a valid session through with `c.var.session` undefined. */
+export type SessionMiddlewareOptions = SessionSourceOptions & {
+  /** Let requests without a valid session through with `c.var.oc.session` undefined. */
   optional?: boolean;
-}
+};
 
 /**
- * `app.use("/account/*", ocSession({ jwksUrl, issuer }))`. Pass a verifier (not options) when several middlewares
- * share one, so the JWKS cache is shared too. Create it at module scope so it lives as long as the isolate.
+ * `app.use("/account/*", ocSession({ authOrigin }))`. Give `{ verifier }` instead when several gates share one, so
+ * the JWKS cache is shared too. Create it at module scope so it lives as long as the isolate.
  */
-export function ocSession(
-  verifier: SessionVerifier | SessionVerifierOptions,
-  options: SessionMiddlewareOptions = {},
-): MiddlewareHandler<{ Variables: SessionVariables }> {
-  const v = asVerifier(verifier);
+export function ocSession(options: SessionMiddlewareOptions): MiddlewareHandler<{ Variables: OcVariables }> {
+  const verifier = verifierFor("ocSession", options);
   return async (c, next) => {
-    const decision = await decideSession(v, c.req.raw.headers, options.optional ?? false);
-    const { refusal } = decision;
-    if (refusal) return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
-    c.set("session", decision.session);
-    c.set("sessionFailure", decision.failure);
+    const decision = await decideSession(verifier, c.req.raw.headers);
+    if (!decision.ok && !options.optional) {
+      const { status, headers, body } = sessionRefusal(decision.reason);
+      return c.json(body, status, headers);
+    }
+    c.set(
+      "oc",
+      nextState(c.get("oc"), { session: decision.session, reason: decision.ok ? undefined : decision.reason }),
+    );
     await next();
   };
 }

@@ -2,7 +2,10 @@
 // separate entry points (./hono, ./node) so a Node site does not load Hono and a Worker does not load the other.
 
 export { KIT_USER_AGENT, KIT_VERSION } from "../version";
+export type { Refusal } from "./gate";
 export {
+  type AuthOriginOptions,
+  authEndpoints,
   createSessionVerifier,
   DEFAULT_CACHE_TTL_MS,
   DEFAULT_COOLDOWN_MS,
@@ -12,6 +15,7 @@ export {
   isFresh,
   isSteppedUp,
   isSudo,
+  SESSION_FAILURES,
   type SessionClaims,
   type SessionFailure,
   type SessionVerifier,
@@ -19,3 +23,5 @@ export {
   sessionTokens,
   type VerifiedSession,
 } from "./session-verifier";
+export type { SessionSource, SessionSourceOptions } from "./source";
+export type { OcState, OcVariables } from "./state";

@@ -1,15 +1,29 @@
 // Node middleware for a consumer site: Express/Connect style `(req, res, next)` and a plain `node:http` handler
-// wrapper. Verifies the oc_session cookie or bearer token and sets `req.session` (the typed claims); required by
-// default (401 `{ok:false, reason:"not_authenticated"}`), `{ optional: true }` lets anonymous requests through.
-// Typed structurally, so it needs neither @types/node nor @types/express.
-import { asVerifier, decideSession } from "./gate";
-import type { SessionClaims, SessionFailure, SessionVerifier, SessionVerifierOptions } from "./session-verifier";
+// wrapper. Verifies the oc_session cookie or bearer token and sets `req.oc.session` (the typed claims; `req.oc`,
+// never `req.session`, which express-session owns). Required by default: 401 `{ok:false, reason, detail}` with the
+// reason ("session_missing", "session_expired", …); `{ optional: true }` lets anonymous requests through.
+// Typed structurally, so it needs neither @types/node nor @types/express; with @types/express, `req.oc` is typed
+// by the declaration below.
+import { decideSession, type Refusal, sessionRefusal } from "./gate";
+import type { SessionClaims } from "./session-verifier";
+import { type SessionSourceOptions, verifierFor } from "./source";
+import { nextState, type OcState } from "./state";
 
-/** What is read from an IncomingMessage / Express request. */
+export type { OcState } from "./state";
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** What the kit's gates found: `{ session, reason?, stake?, freshness? }` (@open-oc/kit). */
+      oc?: OcState | undefined;
+    }
+  }
+}
+
+/** What is read from an IncomingMessage / Express request, and where the kit puts what it found. */
 export interface NodeRequestLike {
   headers: Record<string, string | string[] | undefined>;
-  session?: SessionClaims | undefined;
-  sessionFailure?: SessionFailure | undefined;
+  oc?: OcState | undefined;
 }
 
 /** What is used of a ServerResponse / Express response. */
@@ -19,33 +33,37 @@ export interface NodeResponseLike {
   end(body?: string): unknown;
 }
 
-export interface NodeSessionOptions {
+export type NodeSessionOptions = SessionSourceOptions & {
+  /** Let requests without a valid session through with `req.oc.session` undefined. */
   optional?: boolean;
-}
+};
 
-/** Sets req.session; true when the request may go on (verified, or optional mode), else answers the 401. */
-async function authenticate(
-  verifier: SessionVerifier,
-  req: NodeRequestLike,
-  res: NodeResponseLike,
-  optional: boolean,
-): Promise<boolean> {
-  const decision = await decideSession(verifier, req.headers, optional);
-  req.session = decision.session;
-  req.sessionFailure = decision.failure;
-  const { refusal } = decision;
-  if (!refusal) return true;
+/** Writes a gate's refusal to a Node response (every Node gate of the kit answers this way). */
+export function sendRefusal(res: NodeResponseLike, refusal: Refusal): void {
   res.statusCode = refusal.status;
   for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
-  res.end(refusal.body);
-  return false;
+  res.end(JSON.stringify(refusal.body));
 }
 
-/** Express / Connect: `app.use(ocSession({ jwksUrl, issuer }))`; errors go to `next(err)`. */
-export function ocSession(verifier: SessionVerifier | SessionVerifierOptions, options: NodeSessionOptions = {}) {
-  const v = asVerifier(verifier);
+type Verify = (req: NodeRequestLike, res: NodeResponseLike) => Promise<boolean>;
+
+/** Sets req.oc; true when the request may go on (verified, or optional mode), else answers the refusal. */
+function authenticate(options: NodeSessionOptions): Verify {
+  const verifier = verifierFor("ocSession", options);
+  return async (req, res) => {
+    const decision = await decideSession(verifier, req.headers);
+    req.oc = nextState(req.oc, { session: decision.session, reason: decision.ok ? undefined : decision.reason });
+    if (decision.ok || options.optional) return true;
+    sendRefusal(res, sessionRefusal(decision.reason));
+    return false;
+  };
+}
+
+/** Express / Connect: `app.use(ocSession({ authOrigin }))`, then `req.oc?.session`; errors go to `next(err)`. */
+export function ocSession(options: NodeSessionOptions) {
+  const verify = authenticate(options);
   return (req: NodeRequestLike, res: NodeResponseLike, next: (err?: unknown) => void): void => {
-    authenticate(v, req, res, options.optional ?? false).then(
+    verify(req, res).then(
       (go) => {
         if (go) next();
       },
@@ -54,14 +72,13 @@ export function ocSession(verifier: SessionVerifier | SessionVerifierOptions, op
   };
 }
 
-/** node:http: `http.createServer(withSession(verifier, (req, res) => …))`; the handler sees req.session. */
+/** node:http: `http.createServer(withSession({ authOrigin }, (req, res) => …))`; the handler sees req.oc. */
 export function withSession<Req extends NodeRequestLike, Res extends NodeResponseLike>(
-  verifier: SessionVerifier | SessionVerifierOptions,
-  handler: (req: Req & { session?: SessionClaims }, res: Res) => unknown,
-  options: NodeSessionOptions = {},
+  options: NodeSessionOptions,
+  handler: (req: Req & { oc: OcState & { session?: SessionClaims | undefined } }, res: Res) => unknown,
 ) {
-  const v = asVerifier(verifier);
+  const verify = authenticate(options);
   return async (req: Req, res: Res): Promise<void> => {
-    if (await authenticate(v, req, res, options.optional ?? false)) await handler(req, res);
+    if (await verify(req, res)) await handler(req as Req & { oc: OcState }, res);
   };
 }

@@ -13,26 +13,58 @@ import { kitHeaders } from "../version";
 
 export type { DisplayIdentity, DisplayIdentityKind, SessionClaims } from "../../auth/session-token";
 
-/** Why a token was refused; stable strings to switch on. */
-export type SessionFailure =
-  | "no_token" // no bearer token and no oc_session cookie in the request
-  | "malformed" // not a compact JWS, or an undecodable header or payload
-  | "alg_not_allowed" // header alg is not EdDSA (none, HS256, RS256, …)
-  | "typ_not_allowed" // header typ is not JWT
-  | "forbidden_header" // jku, x5u, x5c or jwk in the header: keys come only from the configured JWKS
-  | "unknown_kid" // the kid is not in the JWKS, even after a refetch
-  | "jwks_unavailable" // no JWKS has ever been read (host unreachable, not JSON, no Ed25519 key)
-  | "signature" // the signature does not verify (tampered header or payload)
-  | "expired" // exp is past
-  | "claims"; // wrong issuer, iat in the future beyond the skew, missing or ill-typed claims
+/**
+ * Why a request has no session; stable strings to switch on, the same in a verifier's result and in the body of every
+ * gate's refusal (401, or 503 for `session_keys_unavailable`). All start `session_`: a page signs the person in.
+ */
+export const SESSION_FAILURES = [
+  "session_missing", // no bearer token and no oc_session cookie in the request
+  "session_malformed", // not a compact JWS, or an undecodable header or payload
+  "session_alg_not_allowed", // header alg is not EdDSA (none, HS256, RS256, …)
+  "session_typ_not_allowed", // header typ is not JWT
+  "session_forbidden_header", // jku, x5u, x5c or jwk in the header: keys come only from the configured JWKS
+  "session_unknown_key", // the kid is not in the JWKS, even after a refetch
+  "session_keys_unavailable", // no JWKS has ever been read (host unreachable, not JSON, no Ed25519 key)
+  "session_bad_signature", // the signature does not verify (tampered header or payload)
+  "session_expired", // exp is past
+  "session_bad_claims", // wrong issuer, iat in the future beyond the skew, missing or ill-typed claims
+] as const;
+
+export type SessionFailure = (typeof SESSION_FAILURES)[number];
 
 export type VerifiedSession = { ok: true; claims: SessionClaims } | { ok: false; reason: SessionFailure };
 
-export interface SessionVerifierOptions {
-  /** The auth host's JWKS, e.g. https://auth.example.com/.well-known/jwks.json */
-  jwksUrl: string | URL;
-  /** The auth host's origin, exactly as it issues `iss`, e.g. https://auth.example.com */
-  issuer: string;
+/** The auth host's token reasons (shared/auth/session-token.ts) as the kit's. */
+const TOKEN_FAILURE: Record<"malformed" | "signature" | "expired" | "claims", SessionFailure> = {
+  malformed: "session_malformed",
+  signature: "session_bad_signature",
+  expired: "session_expired",
+  claims: "session_bad_claims",
+};
+
+/**
+ * Where sessions come from, the one shape every verifier and gate of the kit takes: the auth host's origin, from which
+ * the JWKS (`<authOrigin>/.well-known/jwks.json`) and the issuer (the origin itself) derive; either may be overridden.
+ */
+export interface AuthOriginOptions {
+  /** The auth host's origin, e.g. https://auth.example.com */
+  authOrigin: string | URL;
+  /** Override: the JWKS to read; default `<authOrigin>/.well-known/jwks.json`. */
+  jwksUrl?: string | URL;
+  /** Override: `iss` exactly as the host issues it; default authOrigin's origin. */
+  issuer?: string;
+}
+
+/** The JWKS URL and issuer an AuthOriginOptions names. */
+export function authEndpoints(options: AuthOriginOptions): { jwksUrl: string; issuer: string } {
+  const origin = new URL(String(options.authOrigin));
+  return {
+    jwksUrl: String(options.jwksUrl ?? new URL("/.well-known/jwks.json", origin)),
+    issuer: options.issuer ?? origin.origin,
+  };
+}
+
+export interface SessionVerifierOptions extends AuthOriginOptions {
   fetch?: typeof fetch;
   /** How long the JWKS is used before it is read again; default 5 minutes (the JWKS's own max-age). */
   cacheTtlMs?: number;
@@ -115,7 +147,7 @@ const checkedHeaders = new Map<string, HeaderCheck>();
 const CHECKED_HEADERS_MAX = 64;
 
 function checkHeader(token: string): HeaderCheck {
-  if (!COMPACT_JWS.test(token)) return { ok: false, reason: "malformed" };
+  if (!COMPACT_JWS.test(token)) return { ok: false, reason: "session_malformed" };
   const segment = token.slice(0, token.indexOf("."));
   let checked = checkedHeaders.get(segment);
   if (!checked) {
@@ -131,17 +163,22 @@ function decodeHeader(token: string): HeaderCheck {
   try {
     protectedHeader = decodeProtectedHeader(token) as Record<string, unknown>;
   } catch {
-    return { ok: false, reason: "malformed" };
+    return { ok: false, reason: "session_malformed" };
   }
-  if (protectedHeader.alg !== "EdDSA") return { ok: false, reason: "alg_not_allowed" };
-  if (protectedHeader.typ !== "JWT") return { ok: false, reason: "typ_not_allowed" };
-  if (FORBIDDEN_HEADERS.some((name) => name in protectedHeader)) return { ok: false, reason: "forbidden_header" };
-  if (typeof protectedHeader.kid !== "string" || protectedHeader.kid === "") return { ok: false, reason: "malformed" };
+  if (protectedHeader.alg !== "EdDSA") return { ok: false, reason: "session_alg_not_allowed" };
+  if (protectedHeader.typ !== "JWT") return { ok: false, reason: "session_typ_not_allowed" };
+  if (FORBIDDEN_HEADERS.some((name) => name in protectedHeader)) {
+    return { ok: false, reason: "session_forbidden_header" };
+  }
+  if (typeof protectedHeader.kid !== "string" || protectedHeader.kid === "") {
+    return { ok: false, reason: "session_malformed" };
+  }
   return { ok: true, kid: protectedHeader.kid };
 }
 
+/** `createSessionVerifier({ authOrigin: "https://auth.example.com" })`: one per process or isolate (it holds the cache). */
 export function createSessionVerifier(options: SessionVerifierOptions): SessionVerifier {
-  const jwksUrl = String(options.jwksUrl);
+  const { jwksUrl, issuer } = authEndpoints(options);
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const cooldown = options.cooldownMs ?? DEFAULT_COOLDOWN_MS;
@@ -208,8 +245,8 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     else if ((!fresh || !known) && (lastAttempt === undefined || t - lastAttempt >= cooldown || inflight)) {
       await refresh();
     }
-    if (!cache) return "jwks_unavailable";
-    return cache.keys.find((k) => k.kid === kid) ?? "unknown_kid";
+    if (!cache) return "session_keys_unavailable";
+    return cache.keys.find((k) => k.kid === kid) ?? "session_unknown_key";
   }
 
   async function verify(token: string): Promise<VerifiedSession> {
@@ -219,8 +256,8 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     if (typeof jwk === "string") return { ok: false, reason: jwk };
     // The header is checked (alg, typ, no key headers) and the key chosen by its kid: jose verifies with it.
     const key = await importVerifyKey(jwk);
-    const result = await verifySessionTokenWithKey(token, key, { issuer: options.issuer, now: now() });
-    return result.ok ? { ok: true, claims: result.claims } : { ok: false, reason: result.reason };
+    const result = await verifySessionTokenWithKey(token, key, { issuer, now: now() });
+    return result.ok ? { ok: true, claims: result.claims } : { ok: false, reason: TOKEN_FAILURE[result.reason] };
   }
 
   async function verifyRequest(headers: HeaderSource): Promise<VerifiedSession> {
@@ -230,7 +267,7 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
       if (result.ok) return result;
       first ??= result;
     }
-    return first ?? { ok: false, reason: "no_token" };
+    return first ?? { ok: false, reason: "session_missing" };
   }
 
   return { verify, verifyRequest, refresh };

@@ -3,19 +3,18 @@
 // from "@open-oc/kit/consumer" and "@open-oc/kit/consumer/hono" instead of the relative paths.
 import { Hono } from "hono";
 import { createSessionVerifier, isSteppedUp } from "../consumer";
-import { ocSession, type SessionVariables } from "../consumer/hono";
+import { type OcVariables, ocSession } from "../consumer/hono";
 
-const AUTH_ORIGIN = "https://auth.example.com";
-const verifier = createSessionVerifier({ jwksUrl: `${AUTH_ORIGIN}/.well-known/jwks.json`, issuer: AUTH_ORIGIN });
+const verifier = createSessionVerifier({ authOrigin: "https://auth.example.com" });
 
-const app = new Hono<{ Variables: SessionVariables }>();
-app.use("/account/*", ocSession(verifier));
-app.use("/", ocSession(verifier, { optional: true }));
-app.get("/", (c) => c.json({ signed_in: c.var.session?.did_oc ?? null }));
-app.get("/account/me", (c) => c.json({ did_oc: c.var.session?.did_oc, name: c.var.session?.display_name }));
+const app = new Hono<{ Variables: OcVariables }>();
+app.use("/account/*", ocSession({ verifier }));
+app.use("/", ocSession({ verifier, optional: true }));
+app.get("/", (c) => c.json({ signed_in: c.var.oc.session?.did_oc ?? null, why: c.var.oc.reason }));
+app.get("/account/me", (c) => c.json({ did_oc: c.var.oc.session?.did_oc, name: c.var.oc.session?.display_name }));
 app.post("/account/delete", (c) => {
-  const session = c.var.session;
-  if (!session || !isSteppedUp(session, 300)) return c.json({ ok: false, reason: "reauthentication_required" }, 403);
+  const session = c.var.oc.session;
+  if (!session || !isSteppedUp(session, 300)) return c.json({ ok: false, reason: "step_up_required" }, 403);
   return c.json({ ok: true });
 });
 

@@ -1,25 +1,27 @@
-// The freshness gate's decision, pure: from the verified session, the gate's windows and the time to "let in" or one
-// of three reasons, and from a refusal to its HTTP answer. The rule itself is isFresh's (the spec's and auth-core's
-// `0 ≤ now − value < window`), so the kit's helpers and this gate cannot disagree. No I/O: gate.ts does that.
+// The freshness gates' decision, pure: from the verified session, the claim a gate reads (sudo_at for requireFresh,
+// step_up_at for requireStepUp), its window and the time to "let in" or a reason, and from a refusal to its HTTP
+// answer. The rule itself is isFresh's (the spec's and auth-core's `0 ≤ now − value < window`), so the kit's
+// helpers and this gate cannot disagree. No I/O: gate.ts does that.
+import { JSON_NO_STORE, type Refusal, sessionDetail, sessionRefusal } from "../consumer/gate";
 import { isFresh, type SessionClaims, type SessionFailure, type VerifiedSession } from "../consumer/session-verifier";
 
 /** Why the gate refused; stable strings to switch on. */
 export type FreshFailure =
-  | "no_session" // no oc_session (or bearer) token that verifies: sign in
+  | SessionFailure // no oc_session (or bearer) token that verifies, and why: "session_missing", "session_expired", …
   | "sudo_required" // sudo_at is null, absent, stale or in the future: re-authenticate on the auth host
   | "step_up_required"; // step_up_at is null, absent, stale or in the future: assert a hardware key (WebAuthn)
 
-/** The windows a route asks for, in seconds; each one given must hold. */
+/** Which stamp a gate reads, and the window it must be inside, in seconds. */
 export interface FreshPolicy {
-  /** `sudo_at` (the last sign-in or re-authentication in this browser) at most this many seconds old. */
-  sudo?: number;
-  /** `step_up_at` (the last hardware-key assertion) at most this many seconds old. */
-  stepUp?: number;
+  /** `sudo_at` (requireFresh: the last sign-in or re-authentication) or `step_up_at` (requireStepUp: a hardware key). */
+  claim: "sudo_at" | "step_up_at";
+  /** The stamp at most this many seconds old. */
+  maxAge: number;
 }
 
 export type FreshDecision =
   | { ok: true; session: SessionClaims }
-  | { ok: false; reason: "no_session"; detail: SessionFailure }
+  | { ok: false; reason: SessionFailure; detail: string; session?: undefined }
   | {
       ok: false;
       reason: "sudo_required" | "step_up_required";
@@ -29,23 +31,14 @@ export type FreshDecision =
       session: SessionClaims;
     };
 
-/** The policy as given, checked once when the gate is made (a typo must not become "no requirement"). */
-export function freshPolicy(name: string, policy: FreshPolicy): FreshPolicy {
-  const seconds = (field: keyof FreshPolicy) => {
-    const value = policy[field];
-    if (value === undefined) return undefined;
-    if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`${name}: ${field} must be a positive integer`);
-    return value;
-  };
-  const checked = { sudo: seconds("sudo"), stepUp: seconds("stepUp") };
-  if (checked.sudo === undefined && checked.stepUp === undefined) {
-    throw new TypeError(`${name}: give sudo or stepUp (seconds)`);
-  }
-  return checked;
+/** The window as given, checked once when the gate is made (a typo must not become "no requirement"). */
+export function freshMaxAge(name: string, maxAge: number): number {
+  if (!Number.isSafeInteger(maxAge) || maxAge <= 0) throw new TypeError(`${name}: maxAge must be a positive integer`);
+  return maxAge;
 }
 
 /** Why a stamp is not fresh, in words that name the window. */
-function staleDetail(claim: "sudo_at" | "step_up_at", at: number | null | undefined, window: number, now: number) {
+function staleDetail(claim: FreshPolicy["claim"], at: number | null | undefined, window: number, now: number) {
   const need = `${claim} must be within the last ${window} s`;
   if (at === null || at === undefined) return `${need} (it is ${at === null ? "null" : "absent"})`;
   if (!Number.isFinite(at)) return `${need} (it is not a time)`;
@@ -53,45 +46,30 @@ function staleDetail(claim: "sudo_at" | "step_up_at", at: number | null | undefi
   return age < 0 ? `${need} (it is ${-age} s in the future)` : `${need} (it is ${age} s old)`;
 }
 
-/**
- * Let in when every asked window holds at `now` (epoch ms). Sudo is checked first: with both stale the person is
- * sent to re-authenticate, then, on the retry, to the hardware key (the host asks sudo before a key is added).
- */
+/** Let in when the policy's stamp is inside its window at `now` (epoch ms). */
 export function decideFresh(verified: VerifiedSession, policy: FreshPolicy, now: number): FreshDecision {
-  if (!verified.ok) return { ok: false, reason: "no_session", detail: verified.reason };
+  if (!verified.ok) return { ok: false, reason: verified.reason, detail: sessionDetail(verified.reason) };
   const session = verified.claims;
-  if (policy.sudo !== undefined && !isFresh(session.sudo_at, policy.sudo, now)) {
-    const detail = staleDetail("sudo_at", session.sudo_at, policy.sudo, now);
-    return { ok: false, reason: "sudo_required", detail, maxAge: policy.sudo, session };
-  }
-  if (policy.stepUp !== undefined && !isFresh(session.step_up_at, policy.stepUp, now)) {
-    const detail = staleDetail("step_up_at", session.step_up_at, policy.stepUp, now);
-    return { ok: false, reason: "step_up_required", detail, maxAge: policy.stepUp, session };
-  }
-  return { ok: true, session };
+  const at = session[policy.claim];
+  if (isFresh(at, policy.maxAge, now)) return { ok: true, session };
+  return {
+    ok: false,
+    reason: policy.claim === "sudo_at" ? "sudo_required" : "step_up_required",
+    detail: staleDetail(policy.claim, at, policy.maxAge, now),
+    maxAge: policy.maxAge,
+    session,
+  };
 }
 
-export type FreshRefusalBody =
-  | { ok: false; reason: "no_session"; detail: string }
-  | { ok: false; reason: "sudo_required" | "step_up_required"; detail: string; max_age: number };
-
-/** The HTTP answer to a refusal, for adapters that respond themselves. */
-export function refusal(decision: FreshDecision & { ok: false }): {
-  status: 401 | 403;
-  headers: Record<string, string>;
-  body: FreshRefusalBody;
-} {
-  // no-store: the answer depends on the cookie and on the clock, so no cache may keep it.
-  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
+/** The HTTP answer to a refusal, for adapters that respond themselves: `{ok:false, reason, detail, maxAge?}`. */
+export function refusal(decision: FreshDecision & { ok: false }): Refusal<FreshFailure> {
   switch (decision.reason) {
-    case "no_session":
-      return { status: 401, headers, body: { ok: false, reason: decision.reason, detail: decision.detail } };
     case "sudo_required":
-    case "step_up_required":
-      return {
-        status: 403,
-        headers,
-        body: { ok: false, reason: decision.reason, detail: decision.detail, max_age: decision.maxAge },
-      };
+    case "step_up_required": {
+      const { reason, detail, maxAge } = decision;
+      return { status: 403, headers: { ...JSON_NO_STORE }, body: { ok: false, reason, detail, maxAge } };
+    }
+    default:
+      return sessionRefusal(decision.reason);
   }
 }

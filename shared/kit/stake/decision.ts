@@ -1,10 +1,11 @@
 // The stake gate's decision, pure: from the verified session and the verification API's `/api/check` answer to
-// "let in" or one of four reasons, and from a refusal to its HTTP answer. No clock, no I/O: gate.ts does those.
-import type { SessionClaims, VerifiedSession } from "../consumer/session-verifier";
+// "let in" or a reason, and from a refusal to its HTTP answer. No clock, no I/O: gate.ts does those.
+import { JSON_NO_STORE, type Refusal, sessionDetail, sessionRefusal } from "../consumer/gate";
+import type { SessionClaims, SessionFailure, VerifiedSession } from "../consumer/session-verifier";
 
 /** Why the gate refused; stable strings to switch on. */
 export type StakeFailure =
-  | "no_session" // no oc_session (or bearer) token that verifies
+  | SessionFailure // no oc_session (or bearer) token that verifies, and why: "session_missing", "session_expired", …
   | "no_bitcoin_identity" // the account has no Bitcoin address (signed in by email or a provider)
   | "stake_insufficient" // the check ran and the address does not hold min_sats for min_days (or has no attestation)
   | "check_unavailable"; // the verification API could not answer (down, 5xx, rate limited, unreadable): fail closed
@@ -77,7 +78,7 @@ export function readCheckAnswer(address: string, status: number, body: unknown):
 export function sessionAddress(
   session: VerifiedSession,
 ): { ok: true; session: SessionClaims; address: string } | (StakeDecision & { ok: false }) {
-  if (!session.ok) return { ok: false, reason: "no_session", detail: session.reason };
+  if (!session.ok) return { ok: false, reason: session.reason, detail: sessionDetail(session.reason) };
   const address = session.claims.primary_btc;
   if (!address) {
     return {
@@ -100,20 +101,15 @@ export function decide(session: SessionClaims, answer: CheckAnswer, policy: Stak
 }
 
 /** The HTTP answer to a refusal, for adapters that respond themselves. */
-export function refusal(decision: StakeDecision & { ok: false }): {
-  status: 401 | 403 | 503;
-  headers: Record<string, string>;
-  body: { ok: false; reason: StakeFailure; detail: string };
-} {
+export function refusal(decision: StakeDecision & { ok: false }): Refusal<StakeFailure> {
   const body = { ok: false as const, reason: decision.reason, detail: decision.detail };
-  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
   switch (decision.reason) {
-    case "no_session":
-      return { status: 401, headers, body };
     case "no_bitcoin_identity":
     case "stake_insufficient":
-      return { status: 403, headers, body };
+      return { status: 403, headers: { ...JSON_NO_STORE }, body };
     case "check_unavailable":
-      return { status: 503, headers: { ...headers, "retry-after": "5" }, body };
+      return { status: 503, headers: { ...JSON_NO_STORE, "retry-after": "5" }, body };
+    default:
+      return sessionRefusal(decision.reason);
   }
 }

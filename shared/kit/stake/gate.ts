@@ -2,30 +2,30 @@
 // cached, no call per request), ask the verification API's /api/check for the session's Bitcoin address at the
 // gate's thresholds, keep each verdict for the API's own 60 s, and decide (./decision). Fails closed: anything but
 // a verdict is `check_unavailable`, and is never cached. Runs in Workers, Node 18+, Deno (fetch and WebCrypto only).
-import { createSessionVerifier, type HeaderSource, type SessionVerifier } from "../consumer/session-verifier";
+import type { HeaderSource } from "../consumer/session-verifier";
+import { type SessionSourceOptions, verifierFor } from "../consumer/source";
 import { kitHeaders } from "../version";
 import { type CheckAnswer, checkPath, decide, readCheckAnswer, type StakeDecision, sessionAddress } from "./decision";
 
-export interface StakeGateOptions {
+/**
+ * `{ authOrigin }` (the issuer of oc_session and, unless checkOrigin, the verification API) or `{ verifier }`
+ * shared with other gates (one JWKS cache; then authOrigin or checkOrigin names the verification API).
+ */
+export type StakeGateOptions = SessionSourceOptions & StakeCheckOptions;
+
+export interface StakeCheckOptions {
   /** Bonded sats the address must hold; default 0. */
   minSats?: number;
   /** Days the bond must have been held; default 0. */
   minDays?: number;
-  /** The auth host's origin: the issuer of oc_session and, unless checkOrigin, the verification API. */
-  authOrigin: string;
-  /** A verifier to share with other middleware (one JWKS cache); default one for authOrigin's JWKS. */
-  verifier?: SessionVerifier;
   /** Where /api/check lives when not on authOrigin. */
-  checkOrigin?: string;
-  fetch?: typeof fetch;
+  checkOrigin?: string | URL;
   /** How long a verdict is reused; default 60 s, the verification API's own cache time (service-spec Limits). */
   cacheTtlMs?: number;
   /** Gives up on a check after this long (then check_unavailable); default 5 seconds. */
   timeoutMs?: number;
   /** Verdicts kept at most (oldest dropped first); default 10,000. */
   maxCacheEntries?: number;
-  /** Clock in epoch milliseconds; default Date.now. */
-  now?: () => number;
 }
 
 /** What the gate reads of a request: a Fetch `Request`, Node's `IncomingMessage`, an Express request, … */
@@ -45,18 +45,13 @@ function threshold(name: string, value: number | undefined): number {
   return n;
 }
 
-/** `const decide = requireStake({ authOrigin, minSats, minDays }); const decision = await decide(request);` */
+/** `const decide = requireStake({ authOrigin, minSats, minDays }); const decision = await decide(request);` (`now`: a clock in epoch ms, default Date.now) */
 export function requireStake(options: StakeGateOptions): StakeGate {
   const policy = { minSats: threshold("minSats", options.minSats), minDays: threshold("minDays", options.minDays) };
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
-  const verifier =
-    options.verifier ??
-    createSessionVerifier({
-      jwksUrl: new URL("/.well-known/jwks.json", options.authOrigin),
-      issuer: new URL(options.authOrigin).origin,
-      fetch: fetchImpl,
-    });
+  const verifier = verifierFor("requireStake", { ...options, fetch: fetchImpl });
   const checkOrigin = options.checkOrigin ?? options.authOrigin;
+  if (checkOrigin === undefined) throw new TypeError("requireStake: give authOrigin or checkOrigin");
   const ttl = options.cacheTtlMs ?? DEFAULT_STAKE_CACHE_TTL_MS;
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxEntries = options.maxCacheEntries ?? DEFAULT_MAX_ENTRIES;

@@ -16,6 +16,7 @@ export {
   DEFAULT_STAKE_CACHE_TTL_MS,
   type RequestLike,
   requireStake,
+  type StakeCheckOptions,
   type StakeGate,
   type StakeGateOptions,
 } from "./gate";

@@ -1,40 +1,30 @@
-// requireStake for Node: Express/Connect middleware `(req, res, next)` on the core gate; sets `req.stake` (the
-// decision). Refusals answer 401/403/503 `{ok:false, reason, detail}` unless `optional`. For plain `node:http` or
-// any other framework, call the core gate (`@open-oc/kit/stake`) with the request and act on its decision.
+// requireStake for Node: Express/Connect middleware `(req, res, next)` on the core gate; sets `req.oc.stake` (the
+// decision) and `req.oc.session`. Refusals answer 401/403/503 `{ok:false, reason, detail}` unless `optional`. For
+// plain `node:http` or any other framework, call the core gate (`@open-oc/kit/stake`) and act on its decision.
 // Typed structurally, so it needs neither @types/node nor @types/express.
-import type { HeaderSource } from "../consumer/session-verifier";
-import { refusal, type StakeDecision } from "./decision";
+import { type NodeRequestLike, type NodeResponseLike, sendRefusal } from "../consumer/node";
+import { nextState } from "../consumer/state";
+import { refusal } from "./decision";
 import { requireStake as createGate, type StakeGate, type StakeGateOptions } from "./gate";
 
-export interface StakeRequestLike {
-  headers: HeaderSource;
-  /** `| undefined` too: an app's own `stake?: StakeDecision | undefined` (exactOptionalPropertyTypes) fits. */
-  stake?: StakeDecision | undefined;
-}
+export type { NodeRequestLike, NodeResponseLike, OcState } from "../consumer/node";
 
-export interface StakeResponseLike {
-  statusCode: number;
-  setHeader(name: string, value: string): unknown;
-  end(body?: string): unknown;
-}
-
-export interface NodeStakeOptions extends StakeGateOptions {
+export type NodeStakeOptions = StakeGateOptions & {
+  /** Never refuse: the route runs with `req.oc.stake` set either way. */
   optional?: boolean;
-}
+};
 
+/** `app.use("/members", requireStake({ authOrigin, minSats: 100_000, minDays: 30 }))`; or pass a core gate. */
 export function requireStake(options: NodeStakeOptions, gate: StakeGate = createGate(options)) {
-  return (req: StakeRequestLike, res: StakeResponseLike, next: (err?: unknown) => void): void => {
+  return (req: NodeRequestLike, res: NodeResponseLike, next: (err?: unknown) => void): void => {
     gate(req)
       .then((decision) => {
-        req.stake = decision;
+        req.oc = nextState(req.oc, { session: decision.session, stake: decision });
         if (decision.ok || options.optional) return next();
-        const { status, headers, body } = refusal(decision);
-        res.statusCode = status;
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        res.end(JSON.stringify(body));
+        sendRefusal(res, refusal(decision));
       })
-      // A decision that cannot be applied (a framework that owns the property, a closed response) is the app's
-      // error: passed on, never a request left unanswered.
+      // A decision that cannot be applied (a closed response) is the app's error: passed on, never a request left
+      // unanswered.
       .catch(next);
   };
 }

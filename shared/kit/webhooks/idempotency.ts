@@ -1,6 +1,7 @@
 // Idempotency-key dedupe for webhook receivers: deliveries are at-least-once, and every retry of one event to one
 // endpoint carries the same key. `has` before handling, `add` after handling succeeded (so a failed handler lets
-// the retry through). An in-memory LRU for one Node process, and an adapter for a Workers KV namespace.
+// the retry through): handleWebhook and receiveWebhook do both. An in-memory LRU for one Node process, and an
+// adapter for a Workers KV namespace.
 
 export interface IdempotencyStore {
   has(key: string): boolean | Promise<boolean>;

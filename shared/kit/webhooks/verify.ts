@@ -1,7 +1,9 @@
-// Receiving the fleet's webhooks (issue 8, part 3): both signatures checked over the raw bytes with the project's
-// own verifiers (shared/webhooks/signing.ts: WebCrypto HMAC verify, constant time), the Standard Webhooks
-// timestamp inside ±300 s (the reference library's window, both directions), an optional idempotency store so a
-// redelivery is recognised, and a typed result with a reason. Runs in Workers and Node 20+.
+// Receiving the fleet's webhooks (issue 8, part 3): the Standard Webhooks signature checked over the raw bytes with
+// the project's own verifiers (shared/webhooks/signing.ts: WebCrypto HMAC verify, constant time), the timestamp
+// inside ±300 s (the reference library's window, both directions), and a typed result with a reason. The fleet's
+// own X-Service-Signature is checked too only when asked (`scheme: "both"` or `"service"`): by default a proxy that
+// drops custom headers loses nothing. Dedupe is handle.ts's (verify, then the store, then the handler, then mark).
+// Runs in Workers and Node 20+.
 //
 // Replay (issue 26): only the Standard Webhooks headers bind a delivery to a time (webhook-timestamp) and to its
 // dedupe key (webhook-id, inside the signed string); X-Service-Signature covers the body alone. So with the Standard
@@ -11,7 +13,6 @@
 
 import { withinSeconds } from "../../time";
 import { type RawBody, verifyServiceSignature, verifyStandardSignature } from "../../webhooks/signing";
-import type { IdempotencyStore } from "./idempotency";
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -29,8 +30,7 @@ export type WebhookFailure =
   | "invalid_signature" // no signature matches the bytes under any of the secrets
   | "timestamp_out_of_window" // webhook-timestamp more than the tolerance in the past or the future
   | "idempotency_key_mismatch" // X-Service-Idempotency-Key differs from the signed webhook-id (an altered replay)
-  | "malformed_body" // signed, but not the JSON object the fleet sends
-  | "duplicate"; // this idempotency key was already processed (answer 2xx so the sender stops)
+  | "malformed_body"; // signed, but not the JSON object the fleet sends
 
 export type WebhookVerification =
   | {
@@ -63,15 +63,14 @@ export interface VerifyWebhookInput {
   /** The body exactly as received: bytes (Node Buffer, ArrayBuffer) or the text of them. Never re-serialised JSON. */
   body: RawBody | ArrayBuffer;
   /**
-   * "both" (default): X-Service-Signature and the Standard Webhooks headers; or only one of them. "service" alone
-   * has no replay protection: no timestamp, and its idempotency key is not signed.
+   * "standard" (default): the Standard Webhooks headers alone. "both": X-Service-Signature as well (opt in, for a
+   * receiver that wants the fleet's own header too). "service" alone has no replay protection: no timestamp, and
+   * its idempotency key is not signed.
    */
-  scheme?: "both" | "service" | "standard";
+  scheme?: "standard" | "both" | "service";
   toleranceSeconds?: number;
   /** Epoch ms; default Date.now(). */
   now?: number;
-  /** When given, an already processed idempotency key answers `duplicate`. Call `store.add(key)` once handled. */
-  store?: IdempotencyStore;
 }
 
 function read(headers: VerifyWebhookInput["headers"], name: string): string | undefined {
@@ -101,8 +100,12 @@ async function anySecret(
   return last;
 }
 
+/**
+ * Verifies one delivery (signature, timestamp, body); never dedupes: a receiver that handles deliveries uses
+ * handleWebhook or receiveWebhook, which keep the idempotency store.
+ */
 export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookVerification> {
-  const scheme = input.scheme ?? "both";
+  const scheme = input.scheme ?? "standard";
   const secrets = typeof input.secret === "string" ? [input.secret] : [...input.secret];
   if (secrets.length === 0) throw new TypeError("verifyWebhook needs at least one secret");
   const body = input.body instanceof ArrayBuffer ? new Uint8Array(input.body) : input.body;
@@ -162,9 +165,6 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookV
   }
   if (typeof event !== "object" || event === null || typeof event.id !== "string" || typeof event.kind !== "string") {
     return fail("malformed_body", "the body is not a fleet event object", idempotencyKey);
-  }
-  if (input.store && (await input.store.has(idempotencyKey))) {
-    return fail("duplicate", "this idempotency key was already processed", idempotencyKey);
   }
   const attempt = Number(read(input.headers, "x-service-attempt") ?? "1");
   return {

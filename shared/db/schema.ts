@@ -61,6 +61,10 @@ export const sessions = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     lastSeenAt: integer("last_seen_at").notNull(),
+    /** The browser's User-Agent at sign-in, cut to 512 characters (parsed when the devices are listed; issue 46). */
+    userAgent: text("user_agent"),
+    /** The approximate place of the sign-in (Cloudflare's city, region, country), or null when unknown. */
+    place: text("place"),
   },
   (t) => [
     uniqueIndex("sessions_roster_account").on(t.rosterId, t.accountId),
@@ -675,3 +679,4 @@ export const accountEvents = sqliteTable(
   },
   (t) => [index("account_events_account").on(t.accountId, t.seq)],
 );
+export * from "./schema-devices";

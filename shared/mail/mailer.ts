@@ -15,6 +15,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML rendering of `text` (issue 46: notices readable in a phone's mail app); the text part is always sent. */
+  html?: string;
   replyTo?: string;
 }
 
@@ -50,6 +52,7 @@ export async function sendMail(config: MailConfig, mail: Mail): Promise<void> {
           to: [mail.to],
           subject: mail.subject,
           text: mail.text,
+          ...(mail.html && { html: mail.html }),
           ...(mail.replyTo && { reply_to: mail.replyTo }),
         }),
         signal: AbortSignal.timeout(MAIL_TIMEOUT_MS),

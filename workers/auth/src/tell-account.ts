@@ -8,6 +8,7 @@ import { recoveryAddressOf } from "../../../shared/db/recovery-address";
 import { type Mail, mailerConfigured } from "../../../shared/mail/mailer";
 import { mailAfterAnswer } from "./email-codes";
 import type { AuthEnv } from "./env";
+import { dressNotice, requestWhere } from "./notice-dress";
 
 /** Every address of the account: its email identities, then its recovery address, each once. */
 export async function accountAddresses(c: Context<AuthEnv>, accountId: string): Promise<string[]> {
@@ -25,5 +26,8 @@ export async function tellAccount(
   except: readonly string[] = [],
 ): Promise<void> {
   if (!mailerConfigured(c.env)) return;
-  for (const to of await accountAddresses(c, accountId)) if (!except.includes(to)) mailAfterAnswer(c, notice(to));
+  // Each notice says where the change came from and links the account page, in text and HTML (issue 46).
+  const where = requestWhere(c);
+  const dress = (mail: Mail) => dressNotice(mail, where, `${c.env.AUTH_ORIGIN}/account`);
+  for (const to of await accountAddresses(c, accountId)) if (!except.includes(to)) mailAfterAnswer(c, dress(notice(to)));
 }

@@ -33,6 +33,7 @@ export function explorerPage(title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — API explorer</title>
 <link rel="stylesheet" href="${EXPLORER_ASSETS}/swagger-ui.css">
+<link rel="stylesheet" href="${EXPLORER_ASSETS}/explorer.css">
 </head>
 <body>
 <div id="explorer"></div>

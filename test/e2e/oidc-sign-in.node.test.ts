@@ -2,12 +2,14 @@
 // a relying party on its own origin, written with oidc-client-ts (a browser OpenID client independent of the
 // oauth4webapi tests in test/auth/), signs a person in by BIP-322 through the sign-in and consent pages, then the
 // same account by an email code (the consent remembered), and both times reads the same `sub`. The consent page is
-// checked at 1280 and 390 px as the page sweep checks every page (no overflow, no console error), with screenshots.
+// checked at 1280 and 390 px as the page sweep checks every page (no overflow, no console error, no serious or
+// critical axe-core violation), with screenshots.
 import path from "node:path";
 import { Signer } from "bip322-js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
+import { axeViolations } from "../harness/axe";
 import { pageErrors } from "../harness/browser-session";
 import { ensureChromium, launchChromium, startStack } from "../harness/browser-stack.mjs";
 import { startMail } from "../harness/mail-server.mjs";
@@ -110,6 +112,7 @@ describe("Sign in with Bitcoin from another site", () => {
     expect(await page.locator("#consent").innerText()).toContain("on this computer"); // the loopback warning
     for (const width of [1280, 390]) {
       expect(await overflowAt(page, width)).toBeLessThanOrEqual(width);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(screenshots, `oidc-consent-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -1,6 +1,7 @@
 // The browser sweep: every page of both hosts, signed out and signed in, at a desktop and a phone width, checked for
 // what a person sees: no "[object", "undefined", "NaN" or a standalone "null" in the visible text, no sideways
-// scrolling, no console error, no failed load of the page's own files. The pages come from the hosts themselves
+// scrolling, no console error, no failed load of the page's own files, and no serious or critical accessibility
+// violation (axe-core, WCAG 2.1 AA; a scrolling region a keyboard cannot reach is one). The pages come from the hosts themselves
 // (each GET route whose OpenAPI description answers HTML), plus the dashboard and each of its views (its own VIEWS
 // list), so a new page or view is swept without editing this file. Screenshots of the signed-in dashboard go to
 // docs/screenshots/ (referenced from README.md).
@@ -9,6 +10,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
 import { VIEWS } from "../../workers/fleet/dashboard/src/views";
+import { axeViolations } from "../harness/axe";
 import { browserSession, diagnosed, onceMore, pageCall, signInFromDashboard } from "../harness/browser-session";
 import { signedDelegation } from "../harness/signed-delegation";
 import { pledge } from "../helpers/envelopes";
@@ -118,6 +120,7 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
       `overflow: ${seen.scrollWidth} px wide in ${seen.innerWidth} (${seen.widest || "?"} reaches past it)`,
     );
   }
+  problems.push(...(await axeViolations(page)));
   await page.close();
   return problems;
 }
@@ -159,7 +162,7 @@ async function projectWithData(page: Page, owner: { wif: string; address: string
 }
 
 describe("every page, as a person sees it", () => {
-  it("shows no leaked value, no sideways scroll, no console error and no failed load, signed out and in", async () => {
+  it("shows no leaked value, no sideways scroll, no console error, no failed load and no serious accessibility violation, signed out and in", async () => {
     const signedOut = await session.browser.newContext();
     const signedIn = await session.browser.newContext();
     const page = await signedIn.newPage();

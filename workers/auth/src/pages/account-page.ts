@@ -15,7 +15,7 @@ section { border: 1px solid #ddd; border-radius: 8px; padding: 1rem; margin: 1re
 input, textarea, select { width: 100%; box-sizing: border-box; padding: .4rem; margin: .3rem 0; font: inherit; }
 textarea { font-family: ui-monospace, monospace; font-size: 12px; resize: none; overflow: hidden; }
 button, .button { display: inline-block; padding: .3rem .7rem; margin: .2rem .2rem .2rem 0; border: 1px solid #f7931a;
-  background: #f7931a; color: #fff; border-radius: 6px; cursor: pointer; text-decoration: none; font: inherit;
+  background: #f7931a; color: #1d1d1f; border-radius: 6px; cursor: pointer; text-decoration: none; font: inherit;
   max-width: 100%; box-sizing: border-box; text-align: left; overflow-wrap: anywhere; }
 .secondary { background: #fff; color: #1d1d1f; border-color: #999; }
 .danger { background: #fff; color: #b00020; border-color: #b00020; }

@@ -11,7 +11,7 @@ h1 { font-size: 1.4rem; margin: .5rem 0; } .app { display: flex; gap: .8rem; ali
 section { border: 1px solid #ddd; border-radius: 8px; padding: 1rem; margin: 1rem 0; }
 ul { padding-left: 1.2rem; } .meta { color: #666; font-size: 13px; } .warn { color: #8a4b00; }
 button { padding: .45rem .9rem; margin: .2rem .4rem .2rem 0; border: 1px solid #f7931a; background: #f7931a;
-  color: #fff; border-radius: 6px; cursor: pointer; font: inherit; }
+  color: #1d1d1f; border-radius: 6px; cursor: pointer; font: inherit; }
 button.secondary { background: #fff; color: #1d1d1f; border-color: #999; }
 p, li, code, h1 { overflow-wrap: anywhere; }
 `;

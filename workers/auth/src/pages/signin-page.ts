@@ -13,7 +13,7 @@ section { border: 1px solid #ddd; border-radius: 8px; padding: 1rem; margin: 1re
 input, textarea { width: 100%; box-sizing: border-box; padding: .4rem; margin: .3rem 0; font: inherit; }
 textarea { font-family: ui-monospace, monospace; font-size: 12px; resize: none; overflow: hidden; }
 button, .button { display: inline-block; padding: .4rem .8rem; margin: .2rem .2rem .2rem 0; border: 1px solid #f7931a;
-  background: #f7931a; color: #fff; border-radius: 6px; cursor: pointer; text-decoration: none; font: inherit; }
+  background: #f7931a; color: #1d1d1f; border-radius: 6px; cursor: pointer; text-decoration: none; font: inherit; }
 .secondary { background: #fff; color: #1d1d1f; border-color: #999; }
 .msg { color: #2d6a2d; min-height: 1.2em; } .msg.error { color: #b00020; }
 ul { padding-left: 1.2rem; }

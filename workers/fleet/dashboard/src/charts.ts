@@ -3,7 +3,7 @@
 // with a caption that says what it shows in words, the canvas hidden from screen readers, and the same numbers as a
 // table under "The numbers". Bars stack by drawing each series' running total from the top one down.
 import uPlot from "uplot";
-import { h } from "./ui";
+import { h, scrollBox } from "./ui";
 
 export interface ChartSeries {
   label: string;
@@ -66,11 +66,7 @@ function numbersTable(spec: ChartSpec): HTMLElement {
     "details",
     { class: "numbers" },
     h("summary", {}, "The numbers"),
-    h(
-      "div",
-      { class: "table-scroll" },
-      h("table", {}, h("caption", {}, spec.title), h("thead", {}, head), h("tbody", {}, rows)),
-    ),
+    scrollBox(spec.title, h("table", {}, h("caption", {}, spec.title), h("thead", {}, head), h("tbody", {}, rows))),
   );
 }
 

@@ -61,7 +61,8 @@ const COLUMNS: readonly Column<Envelope>[] = [
   timeColumn("Registered", (e) => e.registered_at),
   {
     label: "Envelope",
-    cell: (e) => h("details", {}, h("summary", {}, "Show"), h("pre", {}, JSON.stringify(e.envelope, null, 2))),
+    cell: (e) =>
+      h("details", {}, h("summary", {}, "Show"), h("pre", { tabindex: "0" }, JSON.stringify(e.envelope, null, 2))),
   },
 ];
 

@@ -1,6 +1,6 @@
 // Form pieces: labelled inputs and selects (the control is `.input`), the table of a list, and the panel that shows
 // a secret once.
-import { type Attrs, type Children, h, time } from "./ui";
+import { type Attrs, type Children, h, scrollBox, time } from "./ui";
 
 export type Field<E extends HTMLElement = HTMLInputElement> = HTMLLabelElement & { input: E };
 
@@ -53,8 +53,7 @@ export function table<T>(caption: string, columns: readonly Column<T>[], rows: r
       columns.map((col) => h("th", { scope: "col" }, col.label)),
     ),
   );
-  // The box scrolls sideways when the table is wider than the screen (dashboard.css).
-  return h("div", { class: "table-scroll" }, h("table", {}, h("caption", {}, caption), head, h("tbody", {}, body)));
+  return scrollBox(caption, h("table", {}, h("caption", {}, caption), head, h("tbody", {}, body)));
 }
 
 /** A "Created"-style column of a timestamp field. */

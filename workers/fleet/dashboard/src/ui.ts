@@ -13,6 +13,13 @@ export const short = (id: string | null | undefined): string =>
 export const section = (title: string, ...children: Children[]): HTMLElement =>
   h("section", { "aria-label": title }, h("h3", {}, title), ...children);
 
+/**
+ * A box that scrolls sideways when its content is wider than the screen (dashboard.css `.table-scroll`). A keyboard
+ * must reach it to scroll it (WCAG 2.1.1), so it is a focusable, named region.
+ */
+export const scrollBox = (label: string, content: HTMLElement): HTMLElement =>
+  h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label }, content);
+
 export const badge = (text: string): HTMLElement =>
   h("span", { class: `badge badge-${text.replace(/[^a-z_]/g, "")}` }, text);
 

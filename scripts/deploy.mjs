@@ -13,15 +13,17 @@ import { CliError, parseCli, run } from "./lib/cli.mjs";
 
 const USAGE = `Deploy the three workers to Cloudflare, or build and measure them.
 
-  npm run deploy [-- --env production|staging] [--config deploy.config.json] [--no-smoke]
+  npm run deploy [-- --env production|staging] [--config deploy.config.json] [--no-smoke] [--replace NAME] [--yes]
       Provisions the D1 database and KV namespace when missing, generates the signing keys and the services'
       secrets on the first deploy (provider, mail and processor secrets come from the environment: the
       configuration says which), applies the migrations, builds the assets, deploys verify, auth and fleet with their
       routes and the cron, smoke-checks both hosts and prints their URLs. A second run changes nothing but code.
-      Needs CLOUDFLARE_API_TOKEN (and CLOUDFLARE_ACCOUNT_ID), or a wrangler login.
+      Needs CLOUDFLARE_API_TOKEN (and CLOUDFLARE_ACCOUNT_ID), or a wrangler login (README "Before the first deploy").
+      Stops before creating anything if a worker of the same name exists that this deploy did not make;
+      --replace NAME (repeatable) replaces that worker all the same, --yes any such worker.
 
   npm run deploy -- --dry-run [--env production|staging] [--config …]
-      Builds the production bundles (wrangler deploy --dry-run) and reports each one's gzip size against the
+      Builds the assets and the production bundles (wrangler deploy --dry-run) and reports each one's gzip size against the
       Workers limits (3 MiB Free, 10 MiB Paid) and its startup CPU against the startup limit; no account needed.
       Without a deploy.config.json it measures deploy.config.example.json.`;
 
@@ -32,6 +34,8 @@ await run(async () => {
       config: { type: "string" },
       "dry-run": { type: "boolean" },
       "no-smoke": { type: "boolean" },
+      replace: { type: "string", multiple: true },
+      yes: { type: "boolean" },
     },
   });
   const env = values.env;
@@ -52,6 +56,12 @@ await run(async () => {
     if (failures.length > 0) throw new CliError(failures.join("; "));
     return;
   }
-  const origins = await deploy({ config, env, smoke: !values["no-smoke"] });
+  const origins = await deploy({
+    config,
+    env,
+    smoke: !values["no-smoke"],
+    replace: values.replace ?? [],
+    yes: values.yes ?? false,
+  });
   console.log(`deployed ${env}: auth ${origins.auth} · fleet ${origins.fleet} · sign-in ${origins.auth}/signin`);
 });

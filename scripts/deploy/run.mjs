@@ -3,7 +3,8 @@
 // configuration, the secrets it asks for); the database and namespace are found by name before being created; a
 // secret is set only when the worker lacks it, uploaded with the worker's deployment (so a second run changes nothing
 // but code); the audit key's public half is published by auth before the fleet gets the key; the workers deploy in
-// dependency order; smoke checks last.
+// dependency order; smoke checks last. A worker of the same name that this deploy did not make (ownership.mjs) stops
+// it before anything is created, unless the operator names it to be replaced.
 // Generated wrangler configurations live in .deploy/<env>/ (git-ignored), so no account-specific id is ever in a
 // tracked file; generated secrets wait in a private temporary folder removed however the deploy ends
 // (secret-dir.mjs).
@@ -11,6 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildAssets } from "./assets.mjs";
 import { requiredEnvSecrets } from "./config.mjs";
+import { DEPLOY_TAG, foreignWorker, foreignWorkerMessage } from "./ownership.mjs";
 import {
   extraShards,
   GENERATED_SECRETS,
@@ -28,17 +30,18 @@ import { smokeCheck } from "./smoke.mjs";
 import { checkCredentials, jsonOf, stopWranglers, wrangler } from "./wrangler.mjs";
 
 const ci = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
-const run = (args) => wrangler(args, { cwd: root, env: ci });
+const run = (args, step) => wrangler(args, { cwd: root, env: ci, step });
 
 /** The id of the D1 database named `name`, created when the account has none. */
 async function ensureDatabase(name, say, place) {
-  const find = async () => jsonOf(await run(["d1", "list", "--json"])).find((d) => d.name === name)?.uuid;
+  const find = async () =>
+    jsonOf(await run(["d1", "list", "--json"], "listing the D1 databases")).find((d) => d.name === name)?.uuid;
   const found = await find();
   if (found) return found;
   say(`creating the D1 database ${name}${place ? ` in ${place}` : ""}`);
   // A place is D1's location hint, or for `eu` its jurisdiction (the data stays in the EU, not only starts there).
   const where = !place ? [] : place === "eu" ? ["--jurisdiction", "eu"] : ["--location", place];
-  await run(["d1", "create", name, ...where]);
+  await run(["d1", "create", name, ...where], `creating the D1 database ${name}`);
   const made = await find();
   if (!made) throw new Error(`wrangler created ${name} but does not list it: run the deploy again`);
   return made;
@@ -46,22 +49,37 @@ async function ensureDatabase(name, say, place) {
 
 /** The id of the KV namespace titled `title`, created when missing. */
 async function ensureNamespace(title, say) {
-  const find = async () => jsonOf(await run(["kv", "namespace", "list"])).find((n) => n.title === title)?.id;
+  const find = async () =>
+    jsonOf(await run(["kv", "namespace", "list"], "listing the KV namespaces")).find((n) => n.title === title)?.id;
   const found = await find();
   if (found) return found;
   say(`creating the KV namespace ${title}`);
-  await run(["kv", "namespace", "create", title]);
+  await run(["kv", "namespace", "create", title], `creating the KV namespace ${title}`);
   const made = await find();
   if (!made) throw new Error(`wrangler created ${title} but does not list it: run the deploy again`);
   return made;
 }
 
+/** Whether wrangler's failure says the worker does not exist (Cloudflare's code 10007). */
+const noSuchWorker = (err) => /does not exist|not found|\[code: 10007\]/i.test(err.message);
+
 /** The names of the secrets a worker has; none when the worker does not exist yet. */
 async function secretNames(worker) {
   try {
-    return jsonOf(await run(["secret", "list", "--name", worker, "--format", "json"])).map((s) => s.name);
+    const listed = await run(["secret", "list", "--name", worker, "--format", "json"], `listing ${worker}'s secrets`);
+    return jsonOf(listed).map((s) => s.name);
   } catch (err) {
-    if (/does not exist|not found|10007/i.test(err.message)) return [];
+    if (noSuchWorker(err)) return [];
+    throw err;
+  }
+}
+
+/** The versions of `worker` the account lists (ownership.mjs reads their tags); undefined when it has none. */
+async function versionsOf(worker) {
+  try {
+    return jsonOf(await run(["versions", "list", "--name", worker, "--json"], `looking up the worker ${worker}`));
+  } catch (err) {
+    if (noSuchWorker(err)) return undefined;
     throw err;
   }
 }
@@ -72,17 +90,22 @@ async function secretNames(worker) {
  * secrets it needs.
  */
 async function deployWorker(secretDir, config, worker, secrets) {
-  const args = ["deploy", "-c", config];
-  if (Object.keys(secrets).length === 0) return run(args);
+  const args = ["deploy", "-c", config, "--tag", DEPLOY_TAG];
+  const step = `deploying the worker ${worker}`;
+  if (Object.keys(secrets).length === 0) return run(args, step);
   const file = secretDir.write(`secrets-${worker}.json`, JSON.stringify(secrets));
   try {
-    await run([...args, "--secrets-file", file]);
+    await run([...args, "--secrets-file", file], step);
   } finally {
     rmSync(file, { force: true });
   }
 }
 
-export async function deploy({ config, env, smoke = true, say = console.log }) {
+/**
+ * Deploys `env`; `replace` names workers this deploy may replace though it did not make them (`yes`: any).
+ * Resolves with the two public origins.
+ */
+export async function deploy({ config, env, smoke = true, replace = [], yes = false, say = console.log }) {
   const envConfig = config.environments[env];
   if (!envConfig) throw new Error(`the deploy configuration has no environment ${env}`);
   // What an interrupted run left: its private folder, or the secret files older versions wrote into .deploy/.
@@ -95,6 +118,11 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
     throw new Error(`${name} is not set in the environment (the configuration's ${by} needs it)`);
   }
   await checkCredentials(run);
+  // A same-named worker this deploy did not make would be replaced silently by wrangler: refuse it, unless told.
+  const found = [];
+  for (const { id } of WORKERS) found.push({ name: nameIn(id, env), versions: await versionsOf(nameIn(id, env)) });
+  const foreign = foreignWorker(found, { replace, yes });
+  if (foreign) throw new Error(foreignWorkerMessage(foreign));
 
   const names = resourceNames(env);
   const ownRegistry = config.registry_database === "own";
@@ -121,7 +149,7 @@ export async function deploy({ config, env, smoke = true, say = console.log }) {
   const registries = [...(ownRegistry ? [names.registry] : []), ...extraShards(config, env).map((s) => s.name)];
   for (const name of [names.database, ...registries]) {
     say(`applying the migrations to ${name}`);
-    await run(["d1", "migrations", "apply", name, "--remote", "-c", configs.auth]);
+    await run(["d1", "migrations", "apply", name, "--remote", "-c", configs.auth], `migrating the database ${name}`);
   }
 
   // The workers in dependency order, each with the secrets it lacks; the audit key's pair is decided before either

@@ -1,11 +1,10 @@
 // The deploy's one way to Cloudflare: the `wrangler` command found on PATH (`npm run deploy` puts the project's own
 // first; the tests put a recording stand-in there). Each call is one wrangler command; its failure is one line that
-// names the command and wrangler's last line of error. Nothing secret is ever on a command line: secrets go through
-// a file (`secret bulk`).
+// names the step (the worker or database it concerns) with wrangler's reason, and at most two indented lines: the
+// request that failed and wrangler's hint (wrangler-failure.mjs). Nothing secret is ever on a command line: secrets
+// go through a file (`--secrets-file`).
 import { spawn } from "node:child_process";
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of a terminal colour code is what is removed.
-const stripColour = (line) => line.replace(/\x1b\[[0-9;]*m/g, "");
+import { describeFailure } from "./wrangler-failure.mjs";
 
 /** The wrangler commands running now: a deploy stopped by a signal stops them too (secret-dir.mjs). */
 const running = new Set();
@@ -15,8 +14,11 @@ export function stopWranglers(signal = "SIGTERM") {
   for (const child of running) child.kill(signal);
 }
 
-/** Runs `wrangler …args`; resolves with stdout, or rejects with one line. */
-export function wrangler(args, { cwd, env = process.env } = {}) {
+/**
+ * Runs `wrangler …args`; resolves with stdout, or rejects with the failure of `step` (what the command does, e.g.
+ * `deploying the worker auth`; by default the command itself).
+ */
+export function wrangler(args, { cwd, env = process.env, step } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn("wrangler", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     running.add(child);
@@ -34,12 +36,11 @@ export function wrangler(args, { cwd, env = process.env } = {}) {
     );
     child.on("close", (code) => {
       if (code === 0) return resolve(out);
-      const last = `${err}\n${out}`
-        .split("\n")
-        .map((l) => stripColour(l).trim())
-        .filter((l) => l && !/^[│└┌─╭╰]*$/.test(l))
-        .findLast((l) => /error|✘|failed|not/i.test(l));
-      reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed: ${last ?? `exit ${code}`}`));
+      // The command's words up to its first flag: `wrangler d1 migrations apply`, `wrangler deploy`.
+      const flagAt = args.findIndex((w) => w.startsWith("-"));
+      const command = `wrangler ${args.slice(0, Math.min(3, flagAt < 0 ? args.length : flagAt)).join(" ")}`;
+      const accountIdSet = Boolean(env.CLOUDFLARE_ACCOUNT_ID);
+      reject(new Error(describeFailure({ step, command, output: `${err}\n${out}`, exitCode: code, accountIdSet })));
     });
   });
 }

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 import { randomUUID } from "node:crypto";
 // A recording stand-in for the `wrangler` binary (issue 28), put first on PATH by the deploy's tests: it answers the
-// commands the deploy uses (whoami, d1 list/create/migrations apply, kv namespace list/create, secret list, deploy
-// with --secrets-file) from a JSON state file, as Cloudflare would, and appends each call's arguments to a log.
+// commands the deploy uses (whoami, d1 list/create/migrations apply, kv namespace list/create, secret list, versions
+// list, deploy with --tag and --secrets-file) from a JSON state file, as Cloudflare would, and appends each call's
+// arguments to a log. Its failures print what wrangler 4 prints (its text from wrangler's cli.js): a Cloudflare API
+// error's headline, its `[code: N]` reason, and after an authentication error the 📎 hint and whoami's account table.
 // The state keeps secret values (so a test can check the audit key's pair), which the real account never shows.
 // Environment: FAKE_WRANGLER_STATE (the state file), FAKE_WRANGLER_LOG (the call log, one JSON array per line),
-// FAKE_WRANGLER_FAIL (fail the first call whose arguments joined by spaces contain it, e.g. "deploy -c …fleet"),
+// FAKE_WRANGLER_FAIL (fail the first call whose arguments joined by spaces contain it, e.g. "deploy -c …fleet", with
+// Cloudflare's authentication error), FAKE_WRANGLER_ACCOUNTS=2 (the credentials reach two accounts: without
+// CLOUDFLARE_ACCOUNT_ID every call but whoami fails as wrangler does when it cannot choose one),
 // FAKE_WRANGLER_SIGNED_OUT=1 (whoami answers as wrangler does without credentials), FAKE_WRANGLER_BLOCK (hang on
 // the first call whose arguments contain it, its process id written to the log's path + ".blocked", until a signal
 // ends it or 60 s pass: a test interrupts the deploy meanwhile).
@@ -23,15 +27,78 @@ const flag = (name) => {
   return i < 0 ? undefined : args[i + 1];
 };
 const fail = (message) => {
-  console.error(`✘ [ERROR] ${message}`);
+  console.error(`✘ [ERROR] ${message}\n\n`);
   process.exit(1);
 };
+
+/** The accounts the credentials reach: one, or two with FAKE_WRANGLER_ACCOUNTS=2. */
+const ACCOUNTS = [
+  { name: "Test", id: "0123456789abcdef0123456789abcdef" },
+  { name: "Other", id: "fedcba9876543210fedcba9876543210" },
+].slice(0, Number(process.env.FAKE_WRANGLER_ACCOUNTS ?? 1));
+const account = process.env.CLOUDFLARE_ACCOUNT_ID ?? ACCOUNTS[0].id;
+
+/** whoami's account table, as wrangler draws it. */
+const accountTable = () => {
+  const row = (a, b) => `│ ${a.padEnd(12)} │ ${b.padEnd(32)} │`;
+  const rule = (l, m, r) => `${l}${"─".repeat(14)}${m}${"─".repeat(34)}${r}`;
+  return [
+    rule("┌", "┬", "┐"),
+    row("Account Name", "Account ID"),
+    ...ACCOUNTS.flatMap((a) => [rule("├", "┼", "┤"), row(a.name, a.id)]),
+    rule("└", "┴", "┘"),
+  ].join("\n");
+};
+
+/**
+ * A Cloudflare API error as wrangler prints it: the request and the reason on stderr; after an authentication
+ * error (10000), its hint when the token comes from the environment, and whoami's answer on stdout.
+ */
+const apiError = (resource, reason, code) => {
+  const bug =
+    "If you think this is a bug, please open an issue at:\n  https://github.com/cloudflare/workers-sdk/issues/new/choose";
+  console.error(
+    `✘ [ERROR] A request to the Cloudflare API (/accounts/${account}${resource}) failed.\n\n  ${reason} [code: ${code}]\n${code === 10000 ? "" : `  \n  ${bug}\n`}\n`,
+  );
+  if (code === 10000) {
+    if (process.env.CLOUDFLARE_API_TOKEN) {
+      console.log(
+        "📎 It looks like you are authenticating Wrangler via a custom API token set in an environment variable.\nPlease ensure it has the correct permissions for this operation.\n",
+      );
+    }
+    console.log(`Getting User settings...\n👋 You are logged in with an User API Token.\n${accountTable()}`);
+    console.log("🔓 To see token permissions visit https://dash.cloudflare.com/profile/api-tokens.");
+  }
+  process.exit(1);
+};
+
+/** The API resource a call concerns (the worker a deploy names, the database a migration names). */
+const resourceOf = () => {
+  if (args[0] === "deploy") return `/workers/scripts/${JSON.parse(readFileSync(flag("-c"), "utf8")).name}`;
+  if (args[0] === "d1" && args[1] === "migrations") {
+    const db = state.databases.find((d) => d.name === args[3]);
+    return `/d1/database/${db?.uuid ?? args[3]}/query`;
+  }
+  if (args[0] === "versions" || args[0] === "secret") return `/workers/scripts/${flag("--name")}`;
+  return `/${args.slice(0, 2).join("/")}`;
+};
+
+if (ACCOUNTS.length > 1 && !process.env.CLOUDFLARE_ACCOUNT_ID && args[0] !== "whoami") {
+  fail(
+    [
+      "More than one account available but unable to select one in non-interactive mode.",
+      "Please set the appropriate `account_id` in your Wrangler configuration file or assign it to the `CLOUDFLARE_ACCOUNT_ID` environment variable.",
+      "Available accounts are (`<name>`: `<account_id>`):",
+      ...ACCOUNTS.map((a) => `  \`(redacted)\`: \`${a.id}\``),
+    ].join("\n"),
+  );
+}
 
 const failing = process.env.FAKE_WRANGLER_FAIL;
 if (failing && !state.failed && args.join(" ").includes(failing)) {
   state.failed = true;
   save();
-  fail(`A request to the Cloudflare API failed (injected: ${failing})`);
+  apiError(resourceOf(), "Authentication error", 10000);
 }
 
 const [a, b, c] = args;
@@ -47,7 +114,7 @@ function answer() {
       console.log("You are not authenticated. Please run `wrangler login`.");
       process.exit(1);
     }
-    console.log("You are logged in with an API Token. Account: Test (abc123)");
+    console.log(`Getting User settings...\n👋 You are logged in with an User API Token.\n${accountTable()}`);
   } else if (a === "d1" && b === "list") {
     console.log(JSON.stringify(state.databases));
   } else if (a === "d1" && b === "create") {
@@ -68,12 +135,23 @@ function answer() {
     console.log(`✨ Success! Created KV namespace ${args[3]}`);
   } else if (a === "secret" && b === "list") {
     const worker = state.workers[flag("--name")];
-    if (!worker) fail(`This Worker does not exist on your account. [code: 10007]`);
+    if (!worker) apiError(resourceOf(), "This Worker does not exist on your account.", 10007);
     console.log(JSON.stringify(Object.keys(worker.secrets).map((name) => ({ name, type: "secret_text" }))));
+  } else if (a === "versions" && b === "list") {
+    const worker = state.workers[flag("--name")];
+    if (!worker) apiError(`${resourceOf()}/versions`, "This Worker does not exist on your account.", 10007);
+    console.log(JSON.stringify(worker.versions ?? []));
   } else if (a === "deploy") {
     const config = JSON.parse(readFileSync(flag("-c"), "utf8"));
-    state.workers[config.name] ??= { secrets: {}, deployments: 0 };
+    state.workers[config.name] ??= { secrets: {}, deployments: 0, versions: [] };
     const worker = state.workers[config.name];
+    const tag = flag("--tag");
+    worker.versions.push({
+      id: randomUUID(),
+      number: worker.versions.length + 1,
+      metadata: { created_on: new Date().toISOString(), source: "wrangler" },
+      annotations: { "workers/triggered_by": "upload", ...(tag && { "workers/tag": tag }) },
+    });
     const secretsFile = flag("--secrets-file");
     if (secretsFile) Object.assign(worker.secrets, JSON.parse(readFileSync(secretsFile, "utf8")));
     worker.deployments += 1;

@@ -10,6 +10,7 @@ import { DeployConfig, type DeployConfigValue, describeIssues } from "../../scri
 import { dryRun, SIZE_LIMITS, STARTUP_LIMIT_MS, startupOf } from "../../scripts/deploy/dry-run.mjs";
 import { extraShards, missingSecrets, workerConfig } from "../../scripts/deploy/plan.mjs";
 import { generateSecrets } from "../../scripts/deploy/secrets.mjs";
+import { failureOf } from "../../scripts/deploy/wrangler-failure.mjs";
 
 const config = (json: unknown): DeployConfigValue => DeployConfig.parse(json);
 const ids = { database: "db-id", namespace: "kv-id" };
@@ -231,4 +232,33 @@ describe("the dry run", () => {
     expect(said).toHaveLength(4);
     rmSync(buildDir, { recursive: true, force: true });
   }, 180_000);
+});
+
+describe("wrangler's failure, read (issue 45)", () => {
+  // wrangler 4's answer to an authentication error when a wrangler login or a cached account id picked an account:
+  // the request, the reason, and whoami's table, which lists every account the credentials reach.
+  const output = [
+    "\u001b[31m✘ \u001b[41;31m[\u001b[41;97mERROR\u001b[41;31m]\u001b[0m A request to the Cloudflare API (/accounts/0123/workers/scripts/auth) failed.",
+    "",
+    "  Authentication error [code: 10000]",
+    "",
+    "Getting User settings...",
+    "┌──────────────┬──────────────────────────────────┐",
+    "│ Account Name │ Account ID                       │",
+    "├──────────────┼──────────────────────────────────┤",
+    "│ Test         │ 0123456789abcdef0123456789abcdef │",
+    "├──────────────┼──────────────────────────────────┤",
+    "│ Other        │ fedcba9876543210fedcba9876543210 │",
+    "└──────────────┴──────────────────────────────────┘",
+  ].join("\n");
+
+  it("keeps the [code: N] reason and the request; two accounts without CLOUDFLARE_ACCOUNT_ID: the hint to choose", () => {
+    expect(failureOf(output)).toEqual({
+      reason: "Authentication error [code: 10000]",
+      headline: "A request to the Cloudflare API (/accounts/0123/workers/scripts/auth) failed.",
+      hint: "The credentials reach 2 accounts: set CLOUDFLARE_ACCOUNT_ID to the one to deploy to.",
+    });
+    expect(failureOf(output, { accountIdSet: true }).hint).toBeUndefined();
+    expect(failureOf("✘ [ERROR] Unknown arguments: x").reason).toBe("Unknown arguments: x");
+  });
 });

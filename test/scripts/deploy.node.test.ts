@@ -76,7 +76,7 @@ function stand(config: Record<string, unknown> = {}): Stand {
   };
 }
 
-async function deploy(s: Stand, extraEnv: NodeJS.ProcessEnv = {}) {
+async function deploy(s: Stand, extraEnv: NodeJS.ProcessEnv = {}, flags: string[] = []) {
   const args = [
     "scripts/deploy.mjs",
     "--env",
@@ -84,6 +84,7 @@ async function deploy(s: Stand, extraEnv: NodeJS.ProcessEnv = {}) {
     "--no-smoke",
     "--config",
     path.join(s.dir, "deploy.config.json"),
+    ...flags,
   ];
   try {
     const { stdout, stderr } = await execute(process.execPath, args, { cwd: root, env: { ...s.env, ...extraEnv } });
@@ -100,11 +101,13 @@ function step(call: string[]): string {
     const config = call[call.indexOf("-c") + 1] ?? "";
     return `deploy ${path.basename(config, ".json")}${call.includes("--secrets-file") ? " +secrets" : ""}`;
   }
-  if (call[0] === "secret") return `secret list ${call[call.indexOf("--name") + 1]}`;
+  if (call[0] === "secret" || call[0] === "versions") return `${call[0]} list ${call[call.indexOf("--name") + 1]}`;
   return call.slice(0, call[0] === "kv" ? 3 : 2).join(" ");
 }
 
 const publicX = (jwk: string) => (JSON.parse(jwk) as { x: string }).x;
+/** stderr's lines: the first `error: …`, the others indented. */
+const linesOf = (stderr: string) => stderr.trimEnd().split("\n");
 
 describe("npm run deploy", () => {
   it("provisions, migrates and deploys in dependency order; a second run changes nothing but code", async () => {
@@ -113,6 +116,9 @@ describe("npm run deploy", () => {
     expect(first.code, first.stderr).toBe(0);
     expect(s.calls().map(step)).toEqual([
       "whoami",
+      "versions list verify-staging",
+      "versions list auth-staging",
+      "versions list fleet-staging",
       "d1 list",
       "d1 create",
       "d1 list",
@@ -169,6 +175,9 @@ describe("npm run deploy", () => {
     expect(second.code, second.stderr).toBe(0);
     expect(s.calls().slice(before).map(step)).toEqual([
       "whoami",
+      "versions list verify-staging",
+      "versions list auth-staging",
+      "versions list fleet-staging",
       "d1 list",
       "kv namespace list",
       "d1 migrations",
@@ -232,7 +241,7 @@ describe("npm run deploy", () => {
     const s = stand();
     const failed = await deploy(s, { FAKE_WRANGLER_FAIL: "fleet.json" });
     expect(failed.code).not.toBe(0);
-    expect(failed.stderr.trim().split("\n")).toHaveLength(1);
+    expect(failed.stderr).toMatch(/^error: deploying the worker fleet-staging failed/);
     expect(s.state().workers["fleet-staging"]).toBeUndefined();
     expect(s.state().workers["auth-staging"]?.secrets.PUBLISHED_KEYS).toBeDefined();
     const again = await deploy(s);
@@ -254,6 +263,103 @@ describe("npm run deploy", () => {
     }).catch((e: { code: number; stderr: string }) => e);
     expect(res).toMatchObject({ code: 2, stderr: "error: unknown environment prod; use production or staging\n" });
   });
+});
+
+describe("the deploy's failures say why (issue 45)", () => {
+  it("a deploy step: wrangler's reason and hint, the request, and the worker's name", async () => {
+    const s = stand();
+    // The auth worker's upload (its migrations name the same configuration, after `--remote`).
+    const upload = `deploy -c ${path.join(root, ".deploy/staging/auth.json")}`;
+    const res = await deploy(s, { FAKE_WRANGLER_FAIL: upload, CLOUDFLARE_API_TOKEN: "test-token" });
+    expect(res.code).not.toBe(0);
+    expect(linesOf(res.stderr)).toEqual([
+      "error: deploying the worker auth-staging failed (wrangler deploy): Authentication error [code: 10000]",
+      expect.stringMatching(
+        /^ {2}A request to the Cloudflare API \(\/accounts\/\w+\/workers\/scripts\/auth-staging\) failed\.$/,
+      ),
+      "  hint: It looks like you are authenticating Wrangler via a custom API token set in an environment variable. " +
+        "Please ensure it has the correct permissions for this operation.",
+    ]);
+  }, 120_000);
+
+  it("a migration step: the reason and the database's name", async () => {
+    const s = stand();
+    const res = await deploy(s, { FAKE_WRANGLER_FAIL: "migrations apply", CLOUDFLARE_API_TOKEN: "" });
+    expect(res.code).not.toBe(0);
+    const uuid = s.state().databases.find((d) => d.name === "oc-db-staging")?.uuid;
+    expect(linesOf(res.stderr)).toEqual([
+      "error: migrating the database oc-db-staging failed (wrangler d1 migrations apply): Authentication error [code: 10000]",
+      expect.stringContaining(`/d1/database/${uuid}/query) failed.`),
+    ]);
+  }, 120_000);
+
+  it("credentials that reach two accounts: wrangler's hint to set CLOUDFLARE_ACCOUNT_ID", async () => {
+    const s = stand();
+    const res = await deploy(s, { FAKE_WRANGLER_ACCOUNTS: "2", CLOUDFLARE_ACCOUNT_ID: "" });
+    expect(res.code).not.toBe(0);
+    expect(linesOf(res.stderr)).toEqual([
+      "error: looking up the worker verify-staging failed (wrangler versions list): More than one account available " +
+        "but unable to select one in non-interactive mode.",
+      "  hint: Please set the appropriate `account_id` in your Wrangler configuration file or assign it to the " +
+        "`CLOUDFLARE_ACCOUNT_ID` environment variable.",
+    ]);
+    expect(s.calls().map(step)).toEqual(["whoami", "versions list verify-staging"]);
+    const chosen = await deploy(s, {
+      FAKE_WRANGLER_ACCOUNTS: "2",
+      CLOUDFLARE_ACCOUNT_ID: "fedcba9876543210fedcba9876543210",
+    });
+    expect(chosen.code, chosen.stderr).toBe(0);
+  }, 120_000);
+});
+
+describe("a worker of the same name that the deploy did not make (issue 45)", () => {
+  /** A stand whose account already has a worker `name`, deployed by someone else (no version tagged oc-deploy). */
+  function standWith(name: string): Stand {
+    const s = stand();
+    const versions = [{ id: "v1", number: 1, annotations: { "workers/triggered_by": "upload" } }];
+    writeFileSync(
+      s.env.FAKE_WRANGLER_STATE ?? "",
+      JSON.stringify({
+        databases: [],
+        namespaces: [],
+        migrations: [],
+        failed: false,
+        workers: { [name]: { secrets: {}, deployments: 1, versions } },
+      }),
+    );
+    return s;
+  }
+
+  it("stops before creating anything, in one line naming it; --replace NAME replaces it, and it is ours after", async () => {
+    const s = standWith("auth-staging");
+    const refused = await deploy(s);
+    expect(refused.code).not.toBe(0);
+    expect(linesOf(refused.stderr)).toEqual([
+      expect.stringMatching(
+        /^error: a worker named auth-staging already exists on this Cloudflare account and was not deployed by npm run deploy: .*--replace auth-staging/,
+      ),
+    ]);
+    expect(s.calls().map(step)).toEqual([
+      "whoami",
+      "versions list verify-staging",
+      "versions list auth-staging",
+      "versions list fleet-staging",
+    ]);
+    // Naming another worker does not let this one be replaced.
+    expect((await deploy(s, {}, ["--replace", "fleet-staging"])).code).not.toBe(0);
+    const replaced = await deploy(s, {}, ["--replace", "auth-staging"]);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(s.state().workers["auth-staging"]?.deployments).toBe(2);
+    // Its newest version carries the deploy's tag: the next run needs no flag.
+    const again = await deploy(s);
+    expect(again.code, again.stderr).toBe(0);
+  }, 120_000);
+
+  it("--yes replaces any such worker", async () => {
+    const s = standWith("verify-staging");
+    const res = await deploy(s, {}, ["--yes"]);
+    expect(res.code, res.stderr).toBe(0);
+  }, 120_000);
 });
 
 /** True while the process `pid` exists. */

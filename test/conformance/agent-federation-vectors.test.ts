@@ -2,15 +2,6 @@
 // and id, federation delegation and revocation messages and ids, service-spec rule 7's reason for each negative
 // vector's code (§3.13 discrepancy: the vectors' E_FEDERATION_* names), and the single-address baseline.
 import { describe, expect, it } from "vitest";
-import v18 from "../vectors/oc-agent-federation/v18-federation-descriptor-3of5.json";
-import v19 from "../vectors/oc-agent-federation/v19-federation-delegation-3of5-valid.json";
-import v20 from "../vectors/oc-agent-federation/v20-federation-delegation-2of5-below-threshold.json";
-import v21 from "../vectors/oc-agent-federation/v21-federation-delegation-duplicate-guardian.json";
-import v22 from "../vectors/oc-agent-federation/v22-federation-delegation-unknown-guardian.json";
-import v23 from "../vectors/oc-agent-federation/v23-federation-delegation-descriptor-id-mismatch.json";
-import v24 from "../vectors/oc-agent-federation/v24-federation-delegation-threshold-mismatch.json";
-import v25 from "../vectors/oc-agent-federation/v25-federation-revocation-3of5-valid.json";
-import v26 from "../vectors/oc-agent-federation/v26-federation-singleaddress-baseline-unchanged.json";
 import { utf8 } from "../../shared/crypto/digest";
 import {
   buildFederationDelegation,
@@ -30,6 +21,15 @@ import {
   parseFederationRevocation,
 } from "../../shared/envelopes/agent";
 import { canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
+import v18 from "../vectors/oc-agent-federation/v18-federation-descriptor-3of5.json";
+import v19 from "../vectors/oc-agent-federation/v19-federation-delegation-3of5-valid.json";
+import v20 from "../vectors/oc-agent-federation/v20-federation-delegation-2of5-below-threshold.json";
+import v21 from "../vectors/oc-agent-federation/v21-federation-delegation-duplicate-guardian.json";
+import v22 from "../vectors/oc-agent-federation/v22-federation-delegation-unknown-guardian.json";
+import v23 from "../vectors/oc-agent-federation/v23-federation-delegation-descriptor-id-mismatch.json";
+import v24 from "../vectors/oc-agent-federation/v24-federation-delegation-threshold-mismatch.json";
+import v25 from "../vectors/oc-agent-federation/v25-federation-revocation-3of5-valid.json";
+import v26 from "../vectors/oc-agent-federation/v26-federation-singleaddress-baseline-unchanged.json";
 
 const DESCRIPTOR = v18.expected.descriptor as FederationDescriptor;
 const placeholder = (address: string) => ({ address, sign: () => "AAAA" });

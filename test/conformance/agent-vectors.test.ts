@@ -2,23 +2,6 @@
 // message bytes, length and id; envelope parse and RFC 8785 re-serialisation; each negative vector's OC code and
 // the spec reason it maps to (envelopes built with their real ids, as §5.1 asks). Signatures are placeholders (§5.3).
 import { describe, expect, it } from "vitest";
-import v01 from "../vectors/oc-agent/v01-delegation-minimal.json";
-import v02 from "../vectors/oc-agent/v02-delegation-with-bond.json";
-import v03 from "../vectors/oc-agent/v03-action-minimal.json";
-import v04 from "../vectors/oc-agent/v04-revocation-minimal.json";
-import v05 from "../vectors/oc-agent/v05-revocation-with-reason.json";
-import v06 from "../vectors/oc-agent/v06-action-scope-denied.json";
-import v07 from "../vectors/oc-agent/v07-action-out-of-window.json";
-import v08 from "../vectors/oc-agent/v08-revocation-unauthorized-signer.json";
-import v09 from "../vectors/oc-agent/v09-delegation-malformed-scope.json";
-import v10 from "../vectors/oc-agent/v10-subdelegation-minimal.json";
-import v11 from "../vectors/oc-agent/v11-subdelegation-chain-depth-3.json";
-import v12 from "../vectors/oc-agent/v12-subdelegation-scope-escalated.json";
-import v13 from "../vectors/oc-agent/v13-subdelegation-expires-extended.json";
-import v14 from "../vectors/oc-agent/v14-subdelegation-principal-mismatch.json";
-import v15 from "../vectors/oc-agent/v15-private-scope-minimal.json";
-import v16 from "../vectors/oc-agent/v16-private-scope-multi-recipient.json";
-import v17 from "../vectors/oc-agent/v17-private-scope-no-key-fails-closed.json";
 import { utf8 } from "../../shared/crypto/digest";
 import {
   AgentCanonicalError,
@@ -43,6 +26,23 @@ import {
   verifyEnvelopeSignatures,
 } from "../../shared/envelopes/agent";
 import { canonicalBytes, canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
+import v01 from "../vectors/oc-agent/v01-delegation-minimal.json";
+import v02 from "../vectors/oc-agent/v02-delegation-with-bond.json";
+import v03 from "../vectors/oc-agent/v03-action-minimal.json";
+import v04 from "../vectors/oc-agent/v04-revocation-minimal.json";
+import v05 from "../vectors/oc-agent/v05-revocation-with-reason.json";
+import v06 from "../vectors/oc-agent/v06-action-scope-denied.json";
+import v07 from "../vectors/oc-agent/v07-action-out-of-window.json";
+import v08 from "../vectors/oc-agent/v08-revocation-unauthorized-signer.json";
+import v09 from "../vectors/oc-agent/v09-delegation-malformed-scope.json";
+import v10 from "../vectors/oc-agent/v10-subdelegation-minimal.json";
+import v11 from "../vectors/oc-agent/v11-subdelegation-chain-depth-3.json";
+import v12 from "../vectors/oc-agent/v12-subdelegation-scope-escalated.json";
+import v13 from "../vectors/oc-agent/v13-subdelegation-expires-extended.json";
+import v14 from "../vectors/oc-agent/v14-subdelegation-principal-mismatch.json";
+import v15 from "../vectors/oc-agent/v15-private-scope-minimal.json";
+import v16 from "../vectors/oc-agent/v16-private-scope-multi-recipient.json";
+import v17 from "../vectors/oc-agent/v17-private-scope-no-key-fails-closed.json";
 
 const PLACEHOLDER = () => "AAAA";
 const IN_V01_WINDOW = Date.parse("2026-04-23T00:00:00Z");

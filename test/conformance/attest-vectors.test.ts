@@ -1,6 +1,12 @@
 // Every OC Attest v1 vector of ../vectors/oc-attest (index.json), checked by category through the
 // project's own library: canonical bytes, identities line, id, score_v0, builder rejections and BIP-322 signatures.
 import { describe, expect, it } from "vitest";
+import { buildAttestationMessage } from "../../shared/attest/canonical";
+import { attestationId } from "../../shared/attest/id";
+import { formatIdentities, type Identity } from "../../shared/attest/identities";
+import { parseAttestationMessage } from "../../shared/attest/parse";
+import { scoreV0 } from "../../shared/attest/score";
+import { preVerifyAttestation } from "../../shared/attest/verify";
 import index from "../vectors/oc-attest/index.json";
 import tv01 from "../vectors/oc-attest/tv01.json";
 import tv02 from "../vectors/oc-attest/tv02.json";
@@ -25,12 +31,6 @@ import tv20 from "../vectors/oc-attest/tv20.json";
 import tv21 from "../vectors/oc-attest/tv21.json";
 import tv22 from "../vectors/oc-attest/tv22.json";
 import tv23 from "../vectors/oc-attest/tv23.json";
-import { buildAttestationMessage } from "../../shared/attest/canonical";
-import { attestationId } from "../../shared/attest/id";
-import { formatIdentities, type Identity } from "../../shared/attest/identities";
-import { parseAttestationMessage } from "../../shared/attest/parse";
-import { scoreV0 } from "../../shared/attest/score";
-import { preVerifyAttestation } from "../../shared/attest/verify";
 
 interface Vector {
   id: string;

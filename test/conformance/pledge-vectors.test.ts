@@ -3,6 +3,28 @@
 // bond and state fixtures run verifyBond and pledgeState; the malformed-input vector gives its error.
 // The vectors' signatures are placeholders (oc-wire-formats §5.3): real ones are tested in shared/pledge-signature.
 import { describe, expect, it } from "vitest";
+import { canonicalBytes, canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
+import {
+  type AbandonmentInput,
+  abandonmentMessage,
+  expiredUnresolvedOutcome,
+  type MessageResult,
+  messageId,
+  type OutcomeInput,
+  type OutcomeValue,
+  outcomeMessage,
+  type ParsedPledgeEnvelope,
+  type PledgeEnvelope,
+  type PledgeInput,
+  parseAbandonmentEnvelope,
+  parseOutcomeEnvelope,
+  parsePledgeEnvelope,
+  pledgeMessage,
+  pledgeState,
+  type ResolvedBond,
+  verifyBond,
+  verifyPledgeSignature,
+} from "../../shared/envelopes/pledge";
 import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
 import v02 from "../vectors/oc-pledge/v02-pledge-stamp-published.json";
 import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
@@ -31,28 +53,6 @@ import v25 from "../vectors/oc-pledge/v25-state-kept.json";
 import v26 from "../vectors/oc-pledge/v26-state-broken-via-abandonment.json";
 import v27 from "../vectors/oc-pledge/v27-state-expired-unresolved.json";
 import v28 from "../vectors/oc-pledge/v28-empty-nonce-rejected.json";
-import { canonicalBytes, canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
-import {
-  type AbandonmentInput,
-  abandonmentMessage,
-  expiredUnresolvedOutcome,
-  type MessageResult,
-  messageId,
-  type OutcomeInput,
-  type OutcomeValue,
-  outcomeMessage,
-  type ParsedPledgeEnvelope,
-  type PledgeEnvelope,
-  type PledgeInput,
-  parseAbandonmentEnvelope,
-  parseOutcomeEnvelope,
-  parsePledgeEnvelope,
-  pledgeMessage,
-  pledgeState,
-  type ResolvedBond,
-  verifyBond,
-  verifyPledgeSignature,
-} from "../../shared/envelopes/pledge";
 
 interface Vector {
   description: string;

@@ -4,7 +4,6 @@
 
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import { randomHex } from "../../shared/crypto/digest";
 import { createPledgeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
@@ -12,6 +11,7 @@ import worker from "../../workers/fleet/src/index";
 import { FleetClient, signedIn, subscribed } from "../helpers/fleet";
 import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
+import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 
 async function pledgeExpiringSoon() {
   const swearer = newWallet();

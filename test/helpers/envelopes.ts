@@ -1,10 +1,10 @@
 // Signed OC Agent envelopes (and an OC Pledge) for registry tests, built with the library's builders and real BIP-322 signatures.
 
-import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import { randomHex } from "../../shared/crypto/digest";
 import { buildAction, buildDelegation, buildRevocation, buildSubdelegation } from "../../shared/envelopes/agent";
 import { createOutcomeEnvelope, createPledgeEnvelope } from "../../shared/envelopes/pledge";
 import { isoSeconds } from "../../shared/time";
+import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
 import type { Wallet } from "./wallet";
 
 export const HOUR_MS = 3_600_000;

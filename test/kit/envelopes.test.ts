@@ -3,6 +3,12 @@
 // envelopes of every kind, signed with real keys, are accepted (201) by the registry under a project API token.
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
+import * as kit from "../../shared/kit/envelopes";
+import { keyFromWif, newKey } from "../../shared/kit/envelopes";
+import { isoSeconds } from "../../shared/time";
+import { freshIp } from "../helpers/browser";
+import { FLEET, signedIn } from "../helpers/fleet";
 import a01 from "../vectors/oc-agent/v01-delegation-minimal.json";
 import a02 from "../vectors/oc-agent/v02-delegation-with-bond.json";
 import a03 from "../vectors/oc-agent/v03-action-minimal.json";
@@ -14,12 +20,6 @@ import p08 from "../vectors/oc-pledge/v08-pledge-agent-delegated.json";
 import p10 from "../vectors/oc-pledge/v10-pledge-block-height-resolved.json";
 import p13 from "../vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
 import p17 from "../vectors/oc-pledge/v17-abandonment-counts-as-broken.json";
-import { canonicalJson, type JsonValue } from "../../shared/envelopes/canonical-json";
-import * as kit from "../../shared/kit/envelopes";
-import { keyFromWif, newKey } from "../../shared/kit/envelopes";
-import { isoSeconds } from "../../shared/time";
-import { freshIp } from "../helpers/browser";
-import { FLEET, signedIn } from "../helpers/fleet";
 
 const placeholder = (address: string) => ({ address, sign: () => "AAAA" });
 const canon = (value: unknown) => canonicalJson(value as JsonValue);

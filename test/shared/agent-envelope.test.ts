@@ -1,11 +1,6 @@
 // parseAgentEnvelope's refusals (service-spec rule 1 and the shape rules of §3.6, §3.12, §3.14), the flat records
 // of "Fleet envelopes", and the flattened action body of DECISIONS 2 sharing the one parse path.
 import { describe, expect, it } from "vitest";
-import v01 from "../vectors/oc-agent/v01-delegation-minimal.json";
-import v02 from "../vectors/oc-agent/v02-delegation-with-bond.json";
-import v03 from "../vectors/oc-agent/v03-action-minimal.json";
-import v05 from "../vectors/oc-agent/v05-revocation-with-reason.json";
-import v10 from "../vectors/oc-agent/v10-subdelegation-minimal.json";
 import {
   type AgentKind,
   actionFromFlat,
@@ -14,6 +9,11 @@ import {
   flatFields,
   parseAgentEnvelope,
 } from "../../shared/envelopes/agent";
+import v01 from "../vectors/oc-agent/v01-delegation-minimal.json";
+import v02 from "../vectors/oc-agent/v02-delegation-with-bond.json";
+import v03 from "../vectors/oc-agent/v03-action-minimal.json";
+import v05 from "../vectors/oc-agent/v05-revocation-with-reason.json";
+import v10 from "../vectors/oc-agent/v10-subdelegation-minimal.json";
 
 type Json = Record<string, unknown>;
 const clone = (value: unknown): Json => structuredClone(value) as Json;

@@ -1,7 +1,6 @@
 // The bond decision tree (PLG SPEC §8) code by code, and the agent path of a pledge (SPEC §7.3): the delegation
 // must bind swearer → agent, outlive sworn_at and grant pledge:create with constraints the pledge meets.
 import { describe, expect, it } from "vitest";
-import v08 from "../vectors/oc-pledge/v08-pledge-agent-delegated.json";
 import {
   checkPledgeDelegation,
   type DelegationRecord,
@@ -10,6 +9,7 @@ import {
   scopeGrantsPledge,
   verifyBond,
 } from "../../shared/envelopes/pledge";
+import v08 from "../vectors/oc-pledge/v08-pledge-agent-delegated.json";
 
 const SWEARER = "bc1qalice000000000000000000000000000000000";
 const BOND = { min_sats: 500000, min_days: 180 };

@@ -1,12 +1,6 @@
 // OC Pledge parsers: each refusal once with its reason and code (shape → invalid_body, signed values →
 // canonicalization_failed, declared id → id_mismatch), the grammar each mechanism accepts, and flatFields.
 import { describe, expect, it } from "vitest";
-import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
-import v08 from "../vectors/oc-pledge/v08-pledge-agent-delegated.json";
-import v09 from "../vectors/oc-pledge/v09-pledge-edge-same-time.json";
-import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
-import v13 from "../vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
-import v17 from "../vectors/oc-pledge/v17-abandonment-counts-as-broken.json";
 import {
   abandonmentMessage,
   flatFields,
@@ -19,6 +13,12 @@ import {
   parsePledgeEnvelope,
   pledgeMessage,
 } from "../../shared/envelopes/pledge";
+import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
+import v08 from "../vectors/oc-pledge/v08-pledge-agent-delegated.json";
+import v09 from "../vectors/oc-pledge/v09-pledge-edge-same-time.json";
+import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
+import v13 from "../vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
+import v17 from "../vectors/oc-pledge/v17-abandonment-counts-as-broken.json";
 
 type Json = Record<string, unknown>;
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

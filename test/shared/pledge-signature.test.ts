@@ -2,10 +2,6 @@
 // resolver, swearer for abandonments), tampering refused, and when an outcome may be unsigned.
 import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
-import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
-import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
-import v16 from "../vectors/oc-pledge/v16-outcome-expired-unresolved.json";
 import {
   createAbandonmentEnvelope,
   createOutcomeEnvelope,
@@ -21,6 +17,10 @@ import {
   verifyPledgeSignature,
 } from "../../shared/envelopes/pledge";
 import { newWallet, type Wallet, type WalletKind } from "../helpers/wallet";
+import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
+import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
+import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
+import v16 from "../vectors/oc-pledge/v16-outcome-expired-unresolved.json";
 
 const DELEGATION_ID = "36d79600191db871baa3fc9aa3b5e77750a5c423b1f620ec26cf16bd122e19a7";
 

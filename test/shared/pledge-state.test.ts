@@ -1,11 +1,6 @@
 // Pledge states: every move of the fleet's status table and every refused move out of a final state, the
 // protocol classification, the rules an outcome or abandonment must meet, and the deterministic expiry outcome.
 import { describe, expect, it } from "vitest";
-import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
-import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
-import v09 from "../vectors/oc-pledge/v09-pledge-edge-same-time.json";
-import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
-import v16 from "../vectors/oc-pledge/v16-outcome-expired-unresolved.json";
 import {
   checkAbandonment,
   checkOutcome,
@@ -23,6 +18,11 @@ import {
   pledgeState,
   verifyPledgeSignature,
 } from "../../shared/envelopes/pledge";
+import v01 from "../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
+import v03 from "../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
+import v09 from "../vectors/oc-pledge/v09-pledge-edge-same-time.json";
+import v11 from "../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
+import v16 from "../vectors/oc-pledge/v16-outcome-expired-unresolved.json";
 
 const at = (iso: string) => Date.parse(iso);
 const CHAIN_PLEDGE = v01.expected.envelope as unknown as PledgeEnvelope;

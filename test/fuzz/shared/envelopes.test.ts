@@ -3,19 +3,6 @@
 // and valid envelopes with one field broken resolve to a refusal with a reason of the error table, never a throw.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import fedDelegation from "../../vectors/oc-agent-federation/v19-federation-delegation-3of5-valid.json";
-import fedRevocation from "../../vectors/oc-agent-federation/v25-federation-revocation-3of5-valid.json";
-import v01 from "../../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
-import v02 from "../../vectors/oc-pledge/v02-pledge-stamp-published.json";
-import v03 from "../../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
-import v04 from "../../vectors/oc-pledge/v04-pledge-http-get-hash.json";
-import v05 from "../../vectors/oc-pledge/v05-pledge-nostr-event-exists.json";
-import v06 from "../../vectors/oc-pledge/v06-pledge-dns-record.json";
-import v07 from "../../vectors/oc-pledge/v07-pledge-vote-resolves.json";
-import v10 from "../../vectors/oc-pledge/v10-pledge-block-height-resolved.json";
-import v11 from "../../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
-import v13 from "../../vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
-import v15 from "../../vectors/oc-pledge/v15-outcome-disputed-contradictory.json";
 import {
   buildAction,
   buildDelegation,
@@ -37,6 +24,19 @@ import {
   parsePledgeEnvelope,
 } from "../../../shared/envelopes/pledge";
 import { REASONS } from "../../../shared/errors";
+import fedDelegation from "../../vectors/oc-agent-federation/v19-federation-delegation-3of5-valid.json";
+import fedRevocation from "../../vectors/oc-agent-federation/v25-federation-revocation-3of5-valid.json";
+import v01 from "../../vectors/oc-pledge/v01-pledge-minimal-chain-state.json";
+import v02 from "../../vectors/oc-pledge/v02-pledge-stamp-published.json";
+import v03 from "../../vectors/oc-pledge/v03-pledge-counterparty-signs-bilateral.json";
+import v04 from "../../vectors/oc-pledge/v04-pledge-http-get-hash.json";
+import v05 from "../../vectors/oc-pledge/v05-pledge-nostr-event-exists.json";
+import v06 from "../../vectors/oc-pledge/v06-pledge-dns-record.json";
+import v07 from "../../vectors/oc-pledge/v07-pledge-vote-resolves.json";
+import v10 from "../../vectors/oc-pledge/v10-pledge-block-height-resolved.json";
+import v11 from "../../vectors/oc-pledge/v11-outcome-kept-deterministic-chain-state.json";
+import v13 from "../../vectors/oc-pledge/v13-outcome-kept-counterparty-signs.json";
+import v15 from "../../vectors/oc-pledge/v15-outcome-disputed-contradictory.json";
 import {
   addressText,
   anyText,

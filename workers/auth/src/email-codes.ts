@@ -1,7 +1,8 @@
 // The steps every email-code route shares (sign-in, recovery sign-in, link, re-authentication, recovery address):
 // asking for a code (a resend on the live attempt, else a new attempt) and checking one (counted before it is
 // compared, spent once), with their answers on the wire, for either holder of the attempt (a browser's cookie or a
-// signed-in account). The routes differ only in their limits and mails, and in what a right code then does.
+// signed-in account). The routes differ only in their limits and mails, and in what a right code then does. The
+// account-held codes' two steps (link, re-authentication, recovery address) are in account-email-codes.ts.
 import type { Context } from "hono";
 import {
   type AccountPurpose,
@@ -31,9 +32,7 @@ import {
   resendCode,
   whyRefused,
 } from "../../../shared/auth/email-code-store";
-import type { FreshnessKind } from "../../../shared/auth/freshness";
 import { type Db, orm } from "../../../shared/db/client";
-import type { SessionRow } from "../../../shared/db/sessions";
 import { AppError } from "../../../shared/errors";
 import { clientIpKey } from "../../../shared/http/client-ip";
 import { errorFields } from "../../../shared/http/request-line";
@@ -42,7 +41,6 @@ import { type Mail, mailerConfigured, sendMail } from "../../../shared/mail/mail
 import { takeNamed } from "../../../shared/rate-limit/middleware";
 import { HOUR } from "../../../shared/time";
 import type { AuthBindings, AuthEnv } from "./env";
-import { requireFreshSession } from "./fresh-session";
 
 const HOURLY = { capacity: STARTS_PER_HOUR, windowMs: HOUR };
 
@@ -110,7 +108,7 @@ export type Ask =
  * one: a fresh random id for a browser (`opened`: hand it to the browser in its cookie), the account's fixed id
  * otherwise.
  */
-async function askCode(
+export async function askCode(
   db: Db,
   key: string,
   ask: Ask,
@@ -149,7 +147,7 @@ interface Check extends AttemptKey {
  * nothing), a wrong code counted against the address too, a right one spent once. Returns the account the row was
  * asked for (a recovery sign-in's account; the asking account otherwise).
  */
-async function checkCode(db: Db, key: string, check: Check, now: number): Promise<{ accountId: string | null }> {
+export async function checkCode(db: Db, key: string, check: Check, now: number): Promise<{ accountId: string | null }> {
   const counted = await countTry(db, { ...check, now });
   if (!counted) throw refused(await whyRefused(db, { ...check, now }), now, check.purpose);
   const accountId = check.accountId ?? counted.accountId;
@@ -218,49 +216,4 @@ export async function checkBrowserCode(
 /** Clears the browser's code cookie once its code signed in: appended after the session cookie completeSignIn set. */
 export function clearBrowserCode(c: Context<AuthEnv>, purpose: BrowserPurpose): void {
   c.header("Set-Cookie", clearedEmailCodeCookie(CODE_COOKIES[purpose]), { append: true });
-}
-
-/** What an account-held code's route holds once its session passed. */
-export interface AccountStep {
-  session: SessionRow;
-  db: Db;
-  now: number;
-}
-
-/**
- * Starts an account-held code (link, re-authentication, recovery address) up to its mail: the signed-in session with
- * the proofs `needs` fresh, the address's and the IP's hourly budgets, a code on the account's attempt of the
- * purpose. `mailedAfterAnswer`: the caller mails after answering, so the mailer is checked first, for every address.
- */
-export async function startAccountCode(
-  c: Context<AuthEnv>,
-  start: { purpose: AccountPurpose; email: string; needs: readonly FreshnessKind[]; mailedAfterAnswer?: boolean },
-): Promise<AccountStep & { code: string }> {
-  const key = codeKey(c.env);
-  if (start.mailedAfterAnswer) requireMailer(c.env);
-  const now = Date.now();
-  const { session } = await requireFreshSession(c, now, start.needs);
-  await takeHourlyStarts(c, start.email);
-  const db = orm(c.env.DB);
-  const ask = { purpose: start.purpose, email: start.email, accountId: session.accountId };
-  const { code } = await askCode(db, key, ask, now);
-  return { code, session, db, now };
-}
-
-/**
- * Checks an account-held code, from any browser of the account (the session is the binding). The session comes
- * first: a stale one is sent to re-authenticate before the try is counted.
- */
-export async function checkAccountCode(
-  c: Context<AuthEnv>,
-  check: { purpose: AccountPurpose; email: string; code: string; needs: readonly FreshnessKind[] },
-): Promise<AccountStep> {
-  const key = codeKey(c.env);
-  const now = Date.now();
-  const { session } = await requireFreshSession(c, now, check.needs);
-  const db = orm(c.env.DB);
-  const { purpose, email, code } = check;
-  const attempt = accountAttempt(purpose, session.accountId);
-  await checkCode(db, key, { attempt, purpose, accountId: session.accountId, email, code }, now);
-  return { session, db, now };
 }

@@ -11,7 +11,8 @@ import { sendMail } from "../../../../shared/mail/mailer";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
-import { CODE_CHECK_ERRORS, checkAccountCode, startAccountCode } from "../email-codes";
+import { checkAccountCode, startAccountCode } from "../account-email-codes";
+import { CODE_CHECK_ERRORS } from "../email-codes";
 import type { AuthEnv } from "../env";
 import {
   EmailCodeStartBody,

@@ -227,4 +227,9 @@ export const REASON_TABLE = {
     status: 409,
     message: "That address already recovers another account. Choose another one.",
   },
+  // leaving (issue 46): an account that owns projects with other members hands them over first
+  account_owns_shared_projects: {
+    status: 409,
+    message: "This account owns projects that others are members of. Transfer them to another owner first.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;

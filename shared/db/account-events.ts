@@ -18,6 +18,8 @@ export const ACCOUNT_EVENTS = [
   "recovery.signed_in",
   "account.merged",
   "session.signed_out",
+  "account.deletion_scheduled",
+  "account.deletion_cancelled",
 ] as const;
 export type AccountEventType = (typeof ACCOUNT_EVENTS)[number];
 

@@ -55,6 +55,9 @@ export async function findOrCreateAccount(
     recoverySetAt: null,
     mergedInto: null,
     mergedFrom: null,
+    deletionRequestedAt: null,
+    deletionDueAt: null,
+    deletedAt: null,
   };
   try {
     await db.batch([

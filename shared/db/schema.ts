@@ -5,25 +5,34 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const accounts = sqliteTable("accounts", {
-  id: text("id").primaryKey(), // 32 lowercase hex; did_oc = "did:oc:" + id
-  didOc: text("did_oc").notNull().unique(),
-  displayName: text("display_name"),
-  primaryBtc: text("primary_btc"),
-  displayIdentityKind: text("display_identity_kind").notNull().default("did"),
-  createdAt: integer("created_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-  /**
-   * The recovery address (issue 27): an email proven by a code, through which a person who lost every sign-in
-   * identity gets back in (docs/decisions.md, "Account security"). One account per address.
-   */
-  recoveryEmail: text("recovery_email").unique(),
-  recoverySetAt: integer("recovery_set_at"),
-  /** Set on an account merged into another (issue 27): its identities moved there; it signs nobody in again. */
-  mergedInto: text("merged_into"),
-  /** The did_oc of the accounts merged into this one, JSON array (auth-core's `merged_from` claim). */
-  mergedFrom: text("merged_from"),
-});
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(), // 32 lowercase hex; did_oc = "did:oc:" + id
+    didOc: text("did_oc").notNull().unique(),
+    displayName: text("display_name"),
+    primaryBtc: text("primary_btc"),
+    displayIdentityKind: text("display_identity_kind").notNull().default("did"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    /**
+     * The recovery address (issue 27): an email proven by a code, through which a person who lost every sign-in
+     * identity gets back in (docs/decisions.md, "Account security"). One account per address.
+     */
+    recoveryEmail: text("recovery_email").unique(),
+    recoverySetAt: integer("recovery_set_at"),
+    /** Set on an account merged into another (issue 27): its identities moved there; it signs nobody in again. */
+    mergedInto: text("merged_into"),
+    /** The did_oc of the accounts merged into this one, JSON array (auth-core's `merged_from` claim). */
+    mergedFrom: text("merged_from"),
+    /** Leaving (issue 46): when deletion was asked, and when its grace period ends (the cron erases it then). */
+    deletionRequestedAt: integer("deletion_requested_at"),
+    deletionDueAt: integer("deletion_due_at"),
+    /** Set when the account was erased: the row stays, personal columns nulled, a tombstone of its did_oc. */
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("accounts_deletion_due").on(t.deletionDueAt).where(sql`deletion_due_at IS NOT NULL`)],
+);
 
 /** Sign-in identities (a Bitcoin address, an email, a provider subject); one account each, enforced here. */
 export const accountIdentities = sqliteTable(

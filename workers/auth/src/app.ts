@@ -7,6 +7,8 @@ import { requestLog } from "../../../shared/http/request-log";
 import { securityHeaders } from "../../../shared/http/security-headers";
 import type { AuthEnv } from "./env";
 import { accountRoutes } from "./routes/account";
+import { accountDeletionRoutes } from "./routes/account-deletion";
+import { accountExportRoutes } from "./routes/account-export";
 import { accountLogRoutes } from "./routes/account-log";
 import { accountPageRoutes } from "./routes/account-page";
 import { challengeRoutes } from "./routes/challenge";
@@ -58,6 +60,8 @@ for (const group of [
   reauthRoutes,
   mergeRoutes,
   accountLogRoutes,
+  accountDeletionRoutes,
+  accountExportRoutes,
   rosterSignoutRoutes,
   emailOtpRoutes,
   identityEmailRoutes,

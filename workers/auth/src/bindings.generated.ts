@@ -7,6 +7,7 @@ export interface AuthGeneratedBindings {
   AUTH_ORIGIN: string;
   FLEET_ORIGIN: string;
   BITCOIN_NETWORK: string;
+  ACCOUNT_DELETION_GRACE_DAYS: string;
   RATE_LIMITER: DurableObjectNamespace<import("../../../shared/rate-limit/rate-limiter").RateLimiter>;
   VERIFY: Fetcher /* verify */;
 }

@@ -27,6 +27,8 @@ const SAID: Record<string, string> = {
   "recovery.signed_in": "Signed in through the recovery address",
   "account.merged": "Another account merged in",
   "session.signed_out": "Signed out of a browser",
+  "account.deletion_scheduled": "Deletion of the account asked",
+  "account.deletion_cancelled": "Deletion of the account undone",
 };
 
 function detailText(detail: Record<string, unknown> | null): string {

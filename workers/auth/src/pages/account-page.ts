@@ -27,6 +27,7 @@ ul.rows > li > .what { flex: 1 1 16rem; min-width: 0; }
 .meta { color: #666; font-size: 13px; }
 .badge { display: inline-block; font-size: 12px; padding: 0 .4rem; border-radius: 4px; background: #eef; }
 #reauth { border-color: #f7931a; background: #fffaf2; }
+#leave-banner { border-color: #b00020; background: #fff5f5; }
 p, li, .msg, code, .what { overflow-wrap: anywhere; }
 `;
 
@@ -46,6 +47,11 @@ export function accountPage() {
   <p id="who">…</p>
   <p id="summary-msg" class="msg" role="status"></p>
   <p><a href="/signin">Sign in</a> · <a href="/signin?add=1">Add another account</a></p>
+</section>
+<section id="leave-banner" hidden role="alert">
+  <p id="leave-when"></p>
+  <button id="leave-undo">Keep my account</button>
+  <p id="leave-banner-msg" class="msg" role="status"></p>
 </section>
 <section id="reauth" hidden aria-live="polite">
   <h2>Confirm it is you</h2>
@@ -131,6 +137,29 @@ export function accountPage() {
   <h2>Account log</h2>
   <ul id="log-list" class="rows"></ul>
   <button id="log-more" class="secondary" hidden>Older entries</button>
+</section>
+<section id="export">
+  <h2>Download my data</h2>
+  <p class="meta">Everything this host keeps about this account, as one JSON file: identities, keys, sessions, the
+  log, apps and fleet memberships (never a secret).</p>
+  <button id="export-download" class="secondary">Download my data</button>
+  <p id="export-msg" class="msg" role="status"></p>
+</section>
+<section id="leave">
+  <h2>Delete my account</h2>
+  <p class="meta">Your sign-in identities, keys, sessions, apps and log are erased <span id="leave-grace">7</span>
+  days after you ask; until then, signing in lets you keep the account. What others rely on stays: the envelopes
+  your keys signed and the projects' logs.</p>
+  <p id="leave-projects-intro"></p>
+  <ul id="leave-projects" class="rows"></ul>
+  <button id="leave-ask" class="danger">Delete my account</button>
+  <div id="leave-confirm" hidden>
+    <p>Download your data first: after the erasure nothing can be recovered.</p>
+    <button id="leave-download" class="secondary">Download my data</button>
+    <button id="leave-confirm-button" class="danger">Yes, delete my account</button>
+    <button id="leave-cancel" class="secondary">Cancel</button>
+  </div>
+  <p id="leave-msg" class="msg" role="status"></p>
 </section>
 </div>
 </body>

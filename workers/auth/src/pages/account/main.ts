@@ -4,8 +4,10 @@ import { label } from "../signin/accounts";
 import { byId } from "../signin/dom";
 import { loadSentences, sentenceFor, showError, showInfo } from "../signin/messages";
 import { renderApps, wireApps } from "./apps";
+import { wireExport } from "./export";
 import { renderIdentities, showLinkProviders, wireIdentities } from "./identities";
 import { renderKeys, wireKeys } from "./keys";
+import { renderLeave, wireLeave } from "./leave";
 import { loadLog } from "./log";
 import { wireReauth } from "./reauth";
 import { renderRecovery, wireRecovery } from "./recovery";
@@ -26,7 +28,7 @@ async function reload(): Promise<void> {
   renderKeys(reload);
   renderRecovery();
   renderSessions(reload);
-  await Promise.all([loadLog(), renderApps()]);
+  await Promise.all([loadLog(), renderApps(), renderLeave()]);
 }
 
 /** A provider round trip came back here: say how it went. */
@@ -44,5 +46,7 @@ wireIdentities(reload);
 wireKeys(reload);
 wireRecovery(reload);
 wireApps();
+wireExport();
+wireLeave(reload);
 void loadSentences();
 void Promise.all([reload(), showLinkProviders(), showReturned()]);

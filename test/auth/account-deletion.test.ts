@@ -7,10 +7,12 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import { randomHex } from "../../shared/crypto/digest";
 import worker from "../../workers/auth/src/index";
+import { oauthApi } from "../../workers/auth/src/oidc/server";
 import { accountLogOf, makeStale, reasonOf, signedInBrowser } from "../helpers/account-security";
 import { tablesNamingAccounts } from "../helpers/account-tables";
 import { Browser } from "../helpers/browser";
 import { freshEmail, mailsAfter, mailsTo, signedInByEmail } from "../helpers/email-code";
+import { codeFor, exchange, refreshWith, registerClient, startFlow, userinfo } from "../helpers/oidc";
 import { newWallet } from "../helpers/wallet";
 import { addKeys, stepUp } from "../helpers/webauthn-flows";
 
@@ -276,5 +278,27 @@ describe("the erasure", () => {
         .run(),
     ).rejects.toThrow(/UNIQUE/);
     expect(await reasonOf(await browser.fetch("/api/auth/me"))).toBe("not_authenticated");
+  });
+
+  it("ends the account's OpenID grants and deletes the apps it registered, in the library too", async () => {
+    const stranger = await signedInBrowser();
+    const theirs = await registerClient(stranger.browser, { name: "Their app" });
+    const { browser, account } = await signedInBrowser();
+    const own = await registerClient(browser, { name: "My app" });
+    const flow = await startFlow(theirs, "openid offline_access");
+    const tokens = await exchange(flow, await codeFor(browser, flow));
+    expect((await userinfo(tokens.access_token)).status).toBe(200);
+    const api = await oauthApi(env as never);
+    expect(await api.lookupClient(own.client_id)).not.toBeNull();
+
+    expect((await ask(browser)).status).toBe(200);
+    await graceOver(account.did_oc);
+    await cron();
+
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+    expect((await refreshWith(theirs, tokens.refresh_token as string)).body.error).toBe("invalid_grant");
+    expect(await api.lookupClient(own.client_id)).toBeNull();
+    // The stranger's app is theirs: it stays.
+    expect(await api.lookupClient(theirs.client_id)).not.toBeNull();
   });
 });

@@ -125,6 +125,8 @@ export const REASON_TABLE = {
   // auth host additions: switching to the active account, roster cap, display identity without a value
   already_active: { status: 409, message: "You are already using that account." },
   roster_full: { status: 409, message: "This browser holds the most accounts it can. Sign out of one first." },
+  // devices (issue 46): the devices list ends other browsers' sessions; this one signs out with logout
+  device_is_current: { status: 409, message: "That is the browser you are using. Sign out of this account instead." },
   identity_not_linked: { status: 409, message: "That kind of identity is not linked to this account." },
   // sign-in challenge failures (the challenge verifier's reasons, mapped at the sign-in edge)
   challenge_malformed: { status: 400, message: "That is not the sign-in message we gave you. Get a new one." },

@@ -77,7 +77,12 @@ export async function mailPreferences(db: Db, accountId: string): Promise<MailPr
   return { app_allowed: row?.appAllowed ?? true };
 }
 
-export async function setMailPreferences(db: Db, accountId: string, prefs: MailPreferences, now: number): Promise<void> {
+export async function setMailPreferences(
+  db: Db,
+  accountId: string,
+  prefs: MailPreferences,
+  now: number,
+): Promise<void> {
   const values = { appAllowed: prefs.app_allowed, updatedAt: now };
   await db
     .insert(mailSettings)

@@ -13,7 +13,7 @@ export type SessionRow = typeof sessions.$inferSelect;
 export const SESSION_LIFETIME_MS = 30 * DAY;
 /** Accounts one browser may hold at once; a further add-account sign-in is refused with `roster_full`. */
 export const ROSTER_CAP = 10;
-/** last_seen_at is written at most this often, so /me does not write on every call. */
+/** last_seen_at is written at most this often (a conditional write, after the answer), never on every request. */
 export const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
 export interface IssuedSession {
@@ -35,7 +35,15 @@ async function freshJti(): Promise<{ jti: string; tokenHash: string }> {
  */
 export async function signInSession(
   db: Db,
-  input: { accountId: string; rosterId: string; now: number; method: AuthMethod; stepUp?: boolean },
+  input: {
+    accountId: string;
+    rosterId: string;
+    now: number;
+    method: AuthMethod;
+    stepUp?: boolean;
+    /** The browser's User-Agent and approximate place at this sign-in (the devices list; issue 46). */
+    device?: { userAgent: string | null; place: string | null };
+  },
 ): Promise<IssuedSession> {
   const { jti, tokenHash } = await freshJti();
   const { now } = input;
@@ -49,6 +57,8 @@ export async function signInSession(
     createdAt: now,
     expiresAt: now + SESSION_LIFETIME_MS,
     lastSeenAt: now,
+    userAgent: input.device?.userAgent ?? null,
+    place: input.device?.place ?? null,
   };
   const rows = await db
     .insert(sessions)
@@ -125,8 +135,11 @@ export async function rosterMembers(
     .orderBy(desc(sessions.lastSeenAt));
 }
 
+/** Whether the row's last_seen_at is old enough to write again. */
+export const touchDue = (row: SessionRow, now: number): boolean => now - row.lastSeenAt >= TOUCH_INTERVAL_MS;
+
 export async function touchSession(db: Db, row: SessionRow, now: number): Promise<void> {
-  if (now - row.lastSeenAt < TOUCH_INTERVAL_MS) return;
+  if (!touchDue(row, now)) return;
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.id));
 }
 

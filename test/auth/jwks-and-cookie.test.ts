@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { clearedSessionCookie, readSessionCookies, sessionCookie } from "../../shared/auth/cookie";
 import { MAX_SESSION_COOKIES } from "../../shared/auth/current-session";
 import { AUTH_ORIGIN, Browser } from "../helpers/browser";
+import { setCookies } from "../helpers/email-code";
 import { decodePart, encodePart } from "../helpers/tokens";
 import { newWallet } from "../helpers/wallet";
 
@@ -54,7 +55,7 @@ describe("JWKS", () => {
 describe("oc_session cookie", () => {
   it("is set with Path=/, HttpOnly, Secure, SameSite=Lax and a 30-day Max-Age", async () => {
     const res = await new Browser().signIn(newWallet());
-    const cookie = res.headers.get("set-cookie") ?? "";
+    const cookie = setCookies(res).find((line) => line.startsWith("oc_session=")) ?? "";
     expect(cookie).toMatch(/^oc_session=[\w-]+\.[\w-]+\.[\w-]+; /);
     for (const attr of ["Path=/", "HttpOnly", "Secure", "SameSite=Lax", "Max-Age=2592000"]) {
       expect(cookie.split("; ")).toContain(attr);

@@ -250,7 +250,11 @@ describe("what consumer sites can see", () => {
     const [row] = await sessionRows(a.did_oc);
     const rosterId = row?.roster_id as string;
     const setCookie = res.headers.get("set-cookie") ?? "";
-    expect(setCookie.split(/,(?=\s*\w+=)/).every((c) => c.trim().startsWith("oc_session="))).toBe(true);
+    // The session cookie, and the auth host's own host-only oc_device (issue 46: a random value, no Domain).
+    const lines = setCookie.split(/,(?=\s*\w+=)/).map((c) => c.trim());
+    expect(lines.every((c) => c.startsWith("oc_session=") || (c.startsWith("oc_device=") && !/Domain=/i.test(c)))).toBe(
+      true,
+    );
     expect(setCookie).not.toContain(rosterId);
     const token = browser.cookie as string;
     expect(JSON.stringify(decodePart(token, 0)) + JSON.stringify(decodePart(token, 1))).not.toContain(rosterId);

@@ -7,9 +7,12 @@ import type { Context } from "hono";
 import { orm } from "../../../shared/db/client";
 import { type MailPreferences, mailPreferences } from "../../../shared/db/devices";
 import type { AuthMethod } from "../../../shared/db/sessions";
-import type { Mail } from "../../../shared/mail/mailer";
+import { type Mail, mailerConfigured } from "../../../shared/mail/mailer";
 import { isoSeconds } from "../../../shared/time";
+import { mailAfterAnswer } from "./email-codes";
 import type { AuthEnv } from "./env";
+import { dressNotice, requestWhere } from "./notice-dress";
+import { liveClient } from "./oidc/store";
 import { tellAccount } from "./tell-account";
 
 const LOOK = "If that was not you, sign in another way, look at the account's log and undo it.";
@@ -78,6 +81,19 @@ export function deletionScheduledMail(to: string, dueAt: number, now: number): M
   };
 }
 
+/** Tells every address of the account, and an unlinked email itself (it is no longer one of them), of an unlink. */
+export async function tellUnlinked(
+  c: Context<AuthEnv>,
+  accountId: string,
+  identity: { kind: string; value: string },
+  now: number,
+): Promise<void> {
+  await tellAccount(c, accountId, (to) => identityUnlinkedMail(to, identity, now));
+  if (identity.kind !== "email" || !mailerConfigured(c.env)) return;
+  const mail = identityUnlinkedMail(identity.value, identity, now);
+  mailAfterAnswer(c, dressNotice(mail, requestWhere(c), `${c.env.AUTH_ORIGIN}/account`));
+}
+
 /** Tells every address of the account that its deletion is scheduled for `dueAt` (epoch ms), after the answer. */
 export async function tellDeletionScheduled(
   c: Context<AuthEnv>,
@@ -86,6 +102,19 @@ export async function tellDeletionScheduled(
   now: number,
 ): Promise<void> {
   await tellAccount(c, accountId, (to) => deletionScheduledMail(to, dueAt, now));
+}
+
+/** Tells every address (unless turned off) that the app `clientId` may now sign the person in with `scopes`. */
+export async function tellAppAllowed(
+  c: Context<AuthEnv>,
+  accountId: string,
+  clientId: string,
+  scopes: readonly string[],
+  now: number,
+): Promise<void> {
+  const client = await liveClient(orm(c.env.DB), clientId);
+  const app = { name: client?.name ?? clientId, scopes };
+  await tellAccountUnlessOff(c, accountId, "app_allowed", (to) => appAllowedMail(to, app, now));
 }
 
 /** Like tellAccount, for a notice the person may turn off: nothing is sent when `kind` is off for the account. */

@@ -13,12 +13,14 @@ import { accountLogRoutes } from "./routes/account-log";
 import { accountPageRoutes } from "./routes/account-page";
 import { challengeRoutes } from "./routes/challenge";
 import { connectRoutes } from "./routes/connect";
+import { deviceRoutes } from "./routes/devices";
 import { emailOtpRoutes } from "./routes/email-otp";
 import { familyRoutes } from "./routes/family";
 import { identityRoutes } from "./routes/identities";
 import { identityEmailRoutes } from "./routes/identity-email";
 import { jwksRoutes } from "./routes/jwks";
 import { logoutRoutes } from "./routes/logout";
+import { mailSettingsRoutes } from "./routes/mail-settings";
 import { meRoutes } from "./routes/me";
 import { mergeRoutes } from "./routes/merge";
 import { oauthRoutes } from "./routes/oauth";
@@ -63,6 +65,8 @@ for (const group of [
   accountDeletionRoutes,
   accountExportRoutes,
   rosterSignoutRoutes,
+  deviceRoutes,
+  mailSettingsRoutes,
   emailOtpRoutes,
   identityEmailRoutes,
   reauthEmailRoutes,

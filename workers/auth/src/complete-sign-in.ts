@@ -14,6 +14,7 @@ import {
 import { AppError } from "../../../shared/errors";
 import type { AuthEnv } from "./env";
 import { currentSession, setSessionCookie } from "./session-context";
+import { noteSignInDevice, signInDevice } from "./sign-in-device";
 
 /**
  * The roster the new session joins: the current one when the account is already in it (re-authentication) or
@@ -58,6 +59,9 @@ export async function completeSignIn(
   stepUp = false,
 ): Promise<AccountView> {
   const rosterId = await targetRoster(c, account.id, add, now);
-  const issued = await signInSession(orm(c.env.DB), { accountId: account.id, rosterId, now, method, stepUp });
-  return setSessionCookie(c, account, issued, now);
+  const device = signInDevice(c);
+  const issued = await signInSession(orm(c.env.DB), { accountId: account.id, rosterId, now, method, stepUp, device });
+  const view = await setSessionCookie(c, account, issued, now);
+  await noteSignInDevice(c, account.id, method, now); // after the session cookie: its Set-Cookie line comes first
+  return view;
 }

@@ -43,7 +43,10 @@ export function agentSentence(userAgent: string | null | undefined): string {
 
 /** The request's User-Agent as a row keeps it (cut, control characters dropped), or null. */
 export function keptUserAgent(header: string | undefined): string | null {
-  const cleaned = header?.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, USER_AGENT_MAX);
+  const cleaned = header
+    ?.replace(/[^\x20-\x7e]/g, "")
+    .trim()
+    .slice(0, USER_AGENT_MAX);
   return cleaned ? cleaned : null;
 }
 

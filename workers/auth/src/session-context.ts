@@ -33,6 +33,7 @@ export async function currentSession(c: Context<AuthEnv>, now: number): Promise<
     keys: await verificationKeys(c.env),
     issuer: c.env.AUTH_ORIGIN,
     now,
+    touch: (write) => c.executionCtx.waitUntil(write),
   });
   // Every session the auth host reads comes through here: the request's log line names its caller from this.
   if (current) noteCaller(c, "session");

@@ -29,5 +29,6 @@ export async function tellAccount(
   // Each notice says where the change came from and links the account page, in text and HTML (issue 46).
   const where = requestWhere(c);
   const dress = (mail: Mail) => dressNotice(mail, where, `${c.env.AUTH_ORIGIN}/account`);
-  for (const to of await accountAddresses(c, accountId)) if (!except.includes(to)) mailAfterAnswer(c, dress(notice(to)));
+  for (const to of await accountAddresses(c, accountId))
+    if (!except.includes(to)) mailAfterAnswer(c, dress(notice(to)));
 }

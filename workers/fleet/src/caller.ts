@@ -148,6 +148,8 @@ export const identifyCaller: MiddlewareHandler<FleetEnv> = async (c, next) => {
       keys: await sessionKeys(c.env, cookie, now),
       issuer: c.env.AUTH_ORIGIN,
       now,
+      // last_seen_at, when due (once per row per few minutes), after the answer: the devices list (issue 46).
+      touch: (write) => c.executionCtx.waitUntil(write),
     });
     if (current) {
       caller = { kind: "session", accountId: current.session.accountId, address: current.primaryBtc };

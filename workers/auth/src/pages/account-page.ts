@@ -107,6 +107,23 @@ export function accountPage() {
   <ul id="session-list" class="rows"></ul>
   <p id="sessions-msg" class="msg" role="status"></p>
 </section>
+<section id="devices">
+  <h2>Devices</h2>
+  <p class="meta">Where this account is signed in: each browser, roughly where it signed in (from its network), how,
+  and when it was last used. Sign out any you do not know.</p>
+  <ul id="device-list" class="rows"></ul>
+  <button id="devices-others" class="danger" hidden>Sign out of every other device</button>
+  <p id="devices-msg" class="msg" role="status"></p>
+</section>
+<section id="mail">
+  <h2>Security mail</h2>
+  <p class="meta">Every address of this account is mailed when someone signs in from a new device, a key or a way to
+  sign in is added or removed, the recovery address changes, accounts are merged or deletion is asked for. Those
+  always go out.</p>
+  <label><input type="checkbox" id="mail-app-allowed" style="width:auto"> Also mail me when I allow an app to sign
+  me in</label>
+  <p id="mail-msg" class="msg" role="status"></p>
+</section>
 <section id="apps">
   <h2>Apps you sign in to</h2>
   <p class="meta">Apps you allowed to sign you in with this account, and what each may read. Take one back and it

@@ -14,6 +14,7 @@ import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { isoMs } from "../../../../shared/time";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
+import { tellUnlinked } from "../account-notices";
 import { IdentitiesResult, IdentityParams, PrimaryBtcBody, ProvenAddressBody } from "../account-schemas";
 import { requireAddress, signinNetwork } from "../addresses";
 import type { AuthEnv } from "../env";
@@ -117,6 +118,7 @@ identityRoutes.openapi(
     const { session } = await requireFreshSession(c, now, ["sudo"]);
     const { kind, value } = c.req.valid("param");
     await unlinkIdentity(orm(c.env.DB), { kind, value }, changeBy(session, now));
+    await tellUnlinked(c, session.accountId, { kind, value }, now);
     return c.json({ ok: true as const }, 200);
   },
 );

@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import { meRoute } from "../../../../shared/auth/session-routes";
 import { accountView } from "../../../../shared/db/accounts";
 import { orm } from "../../../../shared/db/client";
-import { rosterMembers, touchSession } from "../../../../shared/db/sessions";
+import { rosterMembers } from "../../../../shared/db/sessions";
 import { AppError } from "../../../../shared/errors";
 import { isoMs } from "../../../../shared/time";
 import { routeGroup } from "../../../../shared/validate";
@@ -33,6 +33,5 @@ meRoutes.openapi(createRoute({ ...meRoute, middleware: [privateAnswer] }), async
       .filter((m) => m.account.id !== session.accountId)
       .map(async (m) => ({ ...(await accountView(db, m.account)), last_seen_at: isoMs(m.session.lastSeenAt) })),
   );
-  await touchSession(db, session, now);
   return c.json({ ok: true as const, account: await accountView(db, account), roster }, 200);
 });

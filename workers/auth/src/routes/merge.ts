@@ -15,12 +15,14 @@ import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE } from "../../../../shared/rate-limit/rules";
 import { jsonBody, routeGroup } from "../../../../shared/validate";
+import { mergedMail } from "../account-notices";
 import { MergeBody } from "../account-schemas";
 import type { AuthEnv } from "../env";
 import { requireFreshSession } from "../fresh-session";
 import { revokeAccountGrants } from "../oidc/grants";
 import { AccountResult, errorResponses, json } from "../schemas";
 import { setSessionCookie } from "../session-context";
+import { tellAccount } from "../tell-account";
 
 export const mergeRoutes = routeGroup<AuthEnv>();
 
@@ -70,6 +72,7 @@ mergeRoutes.openapi(
     await mergeAccounts(db, { survivor, absorbed, sessionId: session.id, now });
     // The apps signed in as the absorbed account lose its tokens (its apps and allowances moved in the batch).
     await revokeAccountGrants(c.env, absorbed.id);
+    await tellAccount(c, survivor.id, (to) => mergedMail(to, absorbed.didOc, now)); // its addresses now include the absorbed one's
     const merged = await db.query.accounts.findFirst({ where: (a, { eq }) => eq(a.id, survivor.id) });
     const issued = merged && (await reissueSession(db, session, now));
     if (!merged || !issued) throw new AppError("not_authenticated");

@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import type { CurrentSession } from "../../../../shared/auth/current-session";
 import { orm } from "../../../../shared/db/client";
 import { routeGroup } from "../../../../shared/validate";
+import { tellAppAllowed } from "../account-notices";
 import type { AuthEnv } from "../env";
 import { errorRedirect, needsSignIn, nonceOf, readPrompt, withNonce } from "../oidc/authorize";
 import { amrOf, type GrantProps, grantedScopes, type OidcScope } from "../oidc/claims";
@@ -240,6 +241,7 @@ oidcAuthorizeRoutes.post(CONSENT_PATH, async (c) => {
     if (!kept) return refused(c, "This consent page is from an older version of this host. Start again from the app.");
     const scopes = grantedScopes(kept.request.scope);
     await rememberConsent(orm(c.env.DB), session.session.accountId, kept.request.clientId, scopes, Date.now());
+    await tellAppAllowed(c, session.session.accountId, kept.request.clientId, scopes, Date.now());
     return complete(c, kept.request, session, scopes, kept.nonce, approved.headers);
   } catch (err) {
     if (err instanceof AuthorizationError) return refused(c, `${err.description} Start again from the app.`);

@@ -4,11 +4,13 @@ import { label } from "../signin/accounts";
 import { byId } from "../signin/dom";
 import { loadSentences, sentenceFor, showError, showInfo } from "../signin/messages";
 import { renderApps, wireApps } from "./apps";
+import { renderDevices, wireDevices } from "./devices";
 import { wireExport } from "./export";
 import { renderIdentities, showLinkProviders, wireIdentities } from "./identities";
 import { renderKeys, wireKeys } from "./keys";
 import { renderLeave, wireLeave } from "./leave";
 import { loadLog } from "./log";
+import { renderMailSettings, wireMailSettings } from "./mail-settings";
 import { wireReauth } from "./reauth";
 import { renderRecovery, wireRecovery } from "./recovery";
 import { renderSessions } from "./sessions";
@@ -28,7 +30,7 @@ async function reload(): Promise<void> {
   renderKeys(reload);
   renderRecovery();
   renderSessions(reload);
-  await Promise.all([loadLog(), renderApps(), renderLeave()]);
+  await Promise.all([loadLog(), renderApps(), renderDevices(reload), renderMailSettings(), renderLeave()]);
 }
 
 /** A provider round trip came back here: say how it went. */
@@ -46,6 +48,8 @@ wireIdentities(reload);
 wireKeys(reload);
 wireRecovery(reload);
 wireApps();
+wireDevices(reload);
+wireMailSettings();
 wireExport();
 wireLeave(reload);
 void loadSentences();

@@ -40,6 +40,11 @@ export function signinPage(options: { add: boolean; returnTo: string | null }) {
   <button id="signout-current" class="secondary" hidden>Sign out of this account</button>
   <button id="signout-all" class="secondary" hidden>Sign out of all</button>
   <a id="account-link" class="button secondary" href="/account" hidden>Account security</a>
+  <div id="deletion-offer" hidden>
+    <p>This account is scheduled for deletion on <span id="deletion-when"></span>.</p>
+    <button id="deletion-keep">Keep my account</button>
+    <p id="deletion-msg" class="msg" role="status"></p>
+  </div>
   <p id="account-msg" class="msg" role="status"></p>
 </section>
 <section>

@@ -1,6 +1,7 @@
 // The browser's accounts: who is signed in (by name, email or address, never a raw did), the roster with a switch
 // button each, and the sign-out buttons, shown only while someone is signed in.
 import { api } from "../shared/api";
+import { showDeletionOffer } from "./deletion-offer";
 import { byId } from "./dom";
 import { clearErrors, sentenceFor, showError } from "./messages";
 
@@ -44,6 +45,7 @@ export async function refresh(): Promise<void> {
     signoutAll.hidden = true;
     byId("account-link", HTMLAnchorElement).hidden = true;
     if (me.status !== 401) showError(message(), await sentenceFor(me));
+    await showDeletionOffer(false);
     return;
   }
   active().textContent = `Signed in as ${label(me.body.account)}`;
@@ -52,6 +54,7 @@ export async function refresh(): Promise<void> {
   signoutAll.hidden = me.body.roster.length === 0;
   byId("account-link", HTMLAnchorElement).hidden = false;
   for (const entry of me.body.roster) list.append(rosterItem(entry));
+  await showDeletionOffer(true);
 }
 
 function rosterItem(entry: Account): HTMLLIElement {

@@ -2,6 +2,7 @@
 // as a module (the CSP allows scripts from this origin only). It talks only to this host's JSON API.
 import { refresh, wireSignOut } from "./accounts";
 import { wireBitcoin } from "./bitcoin";
+import { wireDeletionOffer } from "./deletion-offer";
 import { wireEmail } from "./email";
 import { loadSentences } from "./messages";
 import { wirePasskey } from "./passkey";
@@ -20,5 +21,6 @@ wireWallet(page);
 wireEmail(page);
 wirePasskey(page);
 wireSignOut();
+wireDeletionOffer();
 void loadSentences();
 void Promise.all([showProviders(page), showReturnedError(), refresh()]);

@@ -2,11 +2,11 @@
 // account for the end of the grace period and ends its other sessions (a thief holding one cannot undo it behind the
 // owner's back; signing in again offers the undo); the account log records both, in the change's own batch.
 import { and, eq, isNotNull, isNull, lte, ne } from "drizzle-orm";
+import { DAY } from "../time";
 import { type AccountChange, accountEventIfChanged } from "./account-events";
 import type { Db } from "./client";
 import { accounts, sessions } from "./schema";
 
-export const DAY_MS = 24 * 3600 * 1000;
 /** The grace period when ACCOUNT_DELETION_GRACE_DAYS is unset or not a whole number of days from 0 to 90. */
 export const DEFAULT_GRACE_DAYS = 7;
 /** The accounts one cron run erases at most (the rest wait for the next run). */
@@ -15,7 +15,7 @@ export const ERASURES_PER_RUN = 20;
 /** The grace period in ms, from the variable (days; 0 erases at the next cron run). */
 export function graceMs(value: string | undefined): number {
   const days = value === undefined || !/^\d{1,2}$/.test(value.trim()) ? DEFAULT_GRACE_DAYS : Number(value);
-  return Math.min(days, 90) * DAY_MS;
+  return Math.min(days, 90) * DAY;
 }
 
 export interface Scheduled {

@@ -22,7 +22,7 @@ import { errorResponses, json } from "../../../../shared/http/openapi";
 import { sameOrigin } from "../../../../shared/http/same-origin";
 import { rateLimit } from "../../../../shared/rate-limit/middleware";
 import { AUTH_RULE, READ_RULE } from "../../../../shared/rate-limit/rules";
-import { isoMs } from "../../../../shared/time";
+import { DAY, isoMs } from "../../../../shared/time";
 import { routeGroup } from "../../../../shared/validate";
 import { tellDeletionScheduled } from "../account-notices";
 import type { AuthEnv } from "../env";
@@ -93,7 +93,7 @@ accountDeletionRoutes.openapi(
       holdingsOf(c, session.accountId),
     ]);
     c.header("Cache-Control", "no-store");
-    const grace_days = graceMs(c.env.ACCOUNT_DELETION_GRACE_DAYS) / 86_400_000;
+    const grace_days = graceMs(c.env.ACCOUNT_DELETION_GRACE_DAYS) / DAY;
     return c.json(
       { ok: true as const, deletion: view(scheduled), grace_days, ...projectRefs(held, c.env.FLEET_ORIGIN) },
       200,
@@ -147,7 +147,7 @@ accountDeletionRoutes.openapi(
       {
         ok: true as const,
         deletion: view(scheduled),
-        grace_days: grace / 86_400_000,
+        grace_days: grace / DAY,
         ...projectRefs(held, c.env.FLEET_ORIGIN),
       },
       200,

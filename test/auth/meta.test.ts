@@ -57,7 +57,7 @@ describe("meta routes", () => {
     const html = await page.text();
     expect(html).not.toMatch(/https?:\/\//);
     const scripts = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string);
-    expect(scripts.length).toBe(3);
+    expect(scripts.length).toBe(4); // Swagger UI's stylesheet and script, our colour overrides, the init script
     // Asset paths are answered by the static-asset layer before the worker runs; the test runner's SELF reaches
     // only the worker, so the files are fetched through the same ASSETS binding that layer serves from.
     for (const asset of scripts) {

@@ -1,7 +1,8 @@
 // Security mail (issue 46, item 2): every address of the account (its email identities and its recovery address) is
 // told once per event, with what, when, where (the browser and the approximate place) and the account page to act
 // on, in text and HTML, never with a code: a sign-in from a browser not seen before, an identity unlinked, a merge,
-// an app allowed to sign the person in. The mail settings turn off only what is not about the account's safety.
+// an app allowed to sign the person in, deletion scheduled. The mail settings turn off only what is not about the
+// account's safety.
 import { describe, expect, it } from "vitest";
 import { codeAfter, DeviceBrowser, FIREFOX_MAC, SAFARI_IPHONE } from "../helpers/device-browser";
 import { freshEmail, mailsAfter, mailsTo } from "../helpers/email-code";
@@ -155,5 +156,20 @@ describe("an app allowed to sign the person in, and the mail settings", () => {
     await phone.signInByEmail(email);
     const recent = await mailsAfter(recovery, seen[recovery] as number, 1, 3_000);
     expect(recent.map((m) => m.subject)).toContain("A new sign-in to your account");
+  });
+});
+
+describe("deletion scheduled", () => {
+  it("is told to every address, once, with when it will be erased; asking again tells no one again", async () => {
+    const { browser, email, recovery } = await accountWithRecovery();
+    const seen = await counts([email, recovery]);
+    expect((await browser.post("/api/auth/account/deletion")).status).toBe(200);
+    for (const mail of await toldEach(seen, "Your account is scheduled for deletion")) {
+      expectDressed(mail, /Where: Firefox 126/);
+      expect(mail.text).toMatch(/It will be erased at \d{4}-\d{2}-\d{2}T/);
+    }
+    const again = await counts([email, recovery]);
+    expect((await browser.post("/api/auth/account/deletion")).status).toBe(200);
+    await toldNone(again, "Your account is scheduled for deletion");
   });
 });

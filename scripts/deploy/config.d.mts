@@ -11,6 +11,7 @@ export type DeployConfigValue = {
   providers: { github?: boolean; google?: boolean; oidc?: { issuer: string; label: string } };
   billing: { stripe?: boolean; btcpay?: { url: string; store_id: string } };
   webauthn_user_verification: string;
+  account_deletion_grace_days: number;
   registry_database: "own" | "shared";
   registry_shards: { place: "wnam" | "enam" | "weur" | "eeur" | "apac" | "oc" | "eu" }[];
 };

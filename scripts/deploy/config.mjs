@@ -81,6 +81,8 @@ export const DeployConfig = z.strictObject({
     })
     .default({}),
   webauthn_user_verification: z.enum(["preferred", "required"]).default("preferred"),
+  /** Days between "Delete my account" and the erasure by the auth worker's cron (issue 46). */
+  account_deletion_grace_days: z.int().min(0).max(90).default(7),
   /**
    * `own`: the registry (projects and everything under them) in a database of its own, `oc-registry`, apart from the
    * auth host's sign-in state in `oc-db`, so a busy project's registrations never queue behind sign-ins (issue 31).

@@ -81,6 +81,7 @@ export function varsOf(worker, config, envConfig, origins) {
       ["OIDC_ISSUER", config.providers.oidc?.issuer],
       ["OIDC_LABEL", config.providers.oidc?.label],
       ["WEBAUTHN_USER_VERIFICATION", config.webauthn_user_verification],
+      ["ACCOUNT_DELETION_GRACE_DAYS", config.account_deletion_grace_days?.toString()],
     ]);
   }
   return present([

@@ -1,10 +1,10 @@
 // OC Attest vectors tv21 (P2WPKH) and tv22 (P2TR) verify; tv23 (one byte flipped) does not.
 // Each valid vector must also fail with a one-character message change or another address.
 import { describe, expect, it } from "vitest";
+import { verifyMessageSignature } from "../../shared/bitcoin/bip322";
 import tv21 from "../vectors/oc-attest/tv21.json";
 import tv22 from "../vectors/oc-attest/tv22.json";
 import tv23 from "../vectors/oc-attest/tv23.json";
-import { verifyMessageSignature } from "../../shared/bitcoin/bip322";
 
 interface SignatureVector {
   id: string;

@@ -4,11 +4,11 @@
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { base64 } from "@scure/base";
 import { p2pkh, p2sh, p2tr, p2wpkh, RawTx, RawWitness, Transaction } from "@scure/btc-signer";
+import { buildToSpendTx } from "../../shared/bitcoin/bip322-tx";
+import { legacyMessageHash } from "../../shared/bitcoin/legacy";
 import tv21 from "../vectors/oc-attest/tv21.json";
 import tv22 from "../vectors/oc-attest/tv22.json";
 import tv23 from "../vectors/oc-attest/tv23.json";
-import { buildToSpendTx } from "../../shared/bitcoin/bip322-tx";
-import { legacyMessageHash } from "../../shared/bitcoin/legacy";
 
 /** p2pkh-legacy: BIP-137 (what wallets and bip322-js make for 1… addresses); p2pkh-full: a BIP-322 full proof. */
 export const PROOF_KINDS = ["p2pkh-legacy", "p2pkh-full", "p2sh-p2wpkh", "p2wpkh", "p2tr"] as const;

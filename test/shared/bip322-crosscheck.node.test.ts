@@ -7,10 +7,10 @@ import { base64, createBase58check } from "@scure/base";
 import { NETWORK, p2pkh, p2sh, p2tr, p2wpkh, RawWitness, TEST_NETWORK, Transaction, WIF } from "@scure/btc-signer";
 import { Signer, Verifier } from "bip322-js";
 import { describe, expect, it } from "vitest";
-import tv21 from "../vectors/oc-attest/tv21.json";
-import tv22 from "../vectors/oc-attest/tv22.json";
 import { buildToSpendTx, verifyMessageSignature } from "../../shared/bitcoin/bip322";
 import { WARM_UP_MESSAGE, WARM_UP_SIGNATURES } from "../../shared/bitcoin/warm-up";
+import tv21 from "../vectors/oc-attest/tv21.json";
+import tv22 from "../vectors/oc-attest/tv22.json";
 
 type Network = "mainnet" | "testnet" | "regtest";
 type Kind = "p2pkh" | "p2sh-p2wpkh" | "p2wpkh" | "p2tr";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The repository's `oc` (package.json "bin", `npx oc` in a clone): the kit's command line (scripts/kit/cli.mjs)
-// over the kit compiled from its sources, plus the operator's `oc restore` (docs/recovery.md). The package
+// over the kit compiled from its sources, plus the operator's `open-oc restore` (docs/recovery.md). The package
 // @open-oc/kit ships the same command line without restore (packages/kit/src/oc.mjs).
 import { main } from "./kit/cli.mjs";
 import { loadKit } from "./kit/load.mjs";

@@ -1,6 +1,6 @@
 // The `oc` command line (issue 8, part 2) over the kit (shared/kit): keys, every OC Agent / OC Pledge envelope
 // built and signed from WIF keys and printed as JSON (stdout), optionally registered with a fleet, offline
-// audit-bundle verification, and a monitor of a project's log (`oc log monitor`). Every envelope field has a flag so
+// audit-bundle verification, and a monitor of a project's log (`open-oc log monitor`). Every envelope field has a flag so
 // a run can be reproduced exactly.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,35 +8,35 @@ import { parseCommand, usageMistake } from "./args.mjs";
 import { logMain } from "./log-monitor.mjs";
 import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
 
-const BASE_USAGE = `oc — OrangeCheck-compatible envelope kit
+const BASE_USAGE = `open-oc — OrangeCheck-compatible envelope kit
 
-  oc key new [--type p2wpkh|p2tr|p2pkh] [--network mainnet|testnet] [--out .oc/agent.json]
-  oc key show --wif <WIF> [--type …]
-  oc delegate    --wif <principal WIF> (--agent <address> | --agent-wif <WIF>) --scope <scope> [--scope …]
+  open-oc key new [--type p2wpkh|p2tr|p2pkh] [--network mainnet|testnet] [--out .oc/agent.json]
+  open-oc key show --wif <WIF> [--type …]
+  open-oc delegate    --wif <principal WIF> (--agent <address> | --agent-wif <WIF>) --scope <scope> [--scope …]
                  [--hours 24 | --expires-at <ISO>] [--issued-at <ISO>] [--nonce <hex>]
                  [--bond-sats <n> --bond-attestation <id>] [--holders principal,agent]
-  oc subdelegate --wif <parent's agent WIF> --parent <delegation id> --agent <address> --scope <scope> […as delegate]
-  oc act         --wif <agent WIF> --delegation <id> --scope <scope exercised>
+  open-oc subdelegate --wif <parent's agent WIF> --parent <delegation id> --agent <address> --scope <scope> […as delegate]
+  open-oc act         --wif <agent WIF> --delegation <id> --scope <scope exercised>
                  (--content <text> | --content-file <path> | --content-hash sha256:<hex> --content-length <n>)
                  [--mime text/plain] [--content-ref <uri>] [--signed-at <ISO>]
-  oc revoke      --wif <holder WIF> --delegation <id> [--reason <text>] [--signed-at <ISO>]
-  oc pledge      --wif <swearer WIF> --proposition <text> --mechanism <m> --query <q>
+  open-oc revoke      --wif <holder WIF> --delegation <id> [--reason <text>] [--signed-at <ISO>]
+  open-oc pledge      --wif <swearer WIF> --proposition <text> --mechanism <m> --query <q>
                  (--resolves-at <ISO> | --resolves-block <height>) (--expires-at <ISO> | --hours <n>)
                  --bond-attestation <id> --bond-sats <n> --bond-days <n> [--counterparty <address>]
                  [--dispute-mechanism <m> --dispute-params <p>] [--remediation breach_recorded] [--sworn-at <ISO>]
                  [--nonce <hex>] [--swearer <address> --via-delegation <id>   (signed by the agent's --wif)]
-  oc outcome     --wif <resolver WIF> --pledge <id> --outcome kept|broken|disputed --mechanism <m>
+  open-oc outcome     --wif <resolver WIF> --pledge <id> --outcome kept|broken|disputed --mechanism <m>
                  --result <r> --witness <w> [--resolved-at <ISO>] [--dispute-window-ends-at <ISO>]
-  oc abandon     --wif <swearer WIF> --pledge <id> [--reason <text>] [--abandoned-at <ISO>]
-  oc register <envelope.json | ->
-  oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
+  open-oc abandon     --wif <swearer WIF> --pledge <id> [--reason <text>] [--abandoned-at <ISO>]
+  open-oc register <envelope.json | ->
+  open-oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
                    [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
                    (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
-  oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>) [--token <ock_…>]
+  open-oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>) [--token <ock_…>]
                  [--state <file>] [--dir <directory of tiles>] [--once] [--interval <seconds>] [--trust-from-checkpoint]
-                 (follows the project's transparency log from a saved state: see oc log monitor --help)
+                 (follows the project's transparency log from a saved state: see open-oc log monitor --help)
 
-Envelope commands print the envelope JSON on stdout. Add --register (or use oc register) to post it:
+Envelope commands print the envelope JSON on stdout. Add --register (or use open-oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)
 --type picks the address type of every --wif (default p2wpkh).`;
 
@@ -250,17 +250,17 @@ const STD_IO = { out: (s) => console.log(s), err: (s) => console.error(s) };
 /**
  * Runs one command; returns the exit code. `loadKit` gives the kit (the package bundles it beside this file; a clone
  * compiles the sources: scripts/kit/load.mjs). `commands` adds commands with their own flags and help (the
- * repository's `oc restore`), each `{ run(argv, io), usage }`. `io` collects output (tests), default stdout/stderr.
+ * repository's `open-oc restore`), each `{ run(argv, io), usage }`. `io` collects output (tests), default stdout/stderr.
  */
 export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
   const usage = [BASE_USAGE, ...Object.values(commands).map((c) => c.usage)].join("\n\n");
   const extra = commands[argv[0]];
   if (extra) return extra.run(argv.slice(1), io);
-  // `oc log` has flags of its own (scripts/kit/log-monitor.mjs), and is in the package's `oc` too.
+  // `open-oc log` has flags of its own (scripts/kit/log-monitor.mjs), and is in the package's `open-oc` too.
   if (argv[0] === "log") return logMain(argv.slice(1), { loadKit, io });
   // A mistake is one line (STYLE: CLI commands fail in one human line); --help has the whole usage.
-  const mistake = usageMistake("oc", io);
-  const parsed = parseCommand(argv, OPTIONS, "oc", io);
+  const mistake = usageMistake("open-oc", io);
+  const parsed = parseCommand(argv, OPTIONS, "open-oc", io);
   if ("code" in parsed) return parsed.code;
   const { values, positionals } = parsed;
   const [command, sub, ...rest] = positionals;
@@ -297,7 +297,7 @@ export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
         io.out(JSON.stringify({ address: key.address, type: key.type, network: key.network }, null, 2));
         return 0;
       }
-      throw new UsageError("oc key new | oc key show --wif <WIF>");
+      throw new UsageError("open-oc key new | open-oc key show --wif <WIF>");
     }
     if (command === "register") {
       const file = sub ?? "-";
@@ -305,7 +305,7 @@ export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
       return await register(kit, envelope, values, io);
     }
     if (command === "bundle") {
-      if (sub !== "verify" || !rest[0]) throw new UsageError("oc bundle verify <file> [--jwks <url or file>]");
+      if (sub !== "verify" || !rest[0]) throw new UsageError("open-oc bundle verify <file> [--jwks <url or file>]");
       const withLog = Boolean(values.checkpoint?.length);
       if (withLog && !values.leaves) throw new UsageError("--checkpoint needs --leaves <file> (GET /api/log/leaves)");
       const fleetHost = withLog ? trustedFleetHost(values) : undefined;
@@ -342,7 +342,7 @@ export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
     return values.register ? await register(kit, built.envelope, values, io) : 0;
   } catch (err) {
     if (err instanceof UsageError) return mistake(err.message);
-    io.err(`oc ${command}: ${networkHint(err, command, values) ?? err.message}`);
+    io.err(`open-oc ${command}: ${networkHint(err, command, values) ?? err.message}`);
     return 1;
   }
 }

@@ -1,4 +1,4 @@
-// `oc log monitor` (issue 29; docs/log.md "Monitoring a log"): follows a project's transparency log from a saved
+// `open-oc log monitor` (issue 29; docs/log.md "Monitoring a log"): follows a project's transparency log from a saved
 // state, over HTTP or from a directory of tiles laid out as the URL paths, with the kit's monitor step
 // (shared/kit/log/monitor.ts). The fleet and the audit key are what the person names, never read from the log.
 // A check: one line on stdout; a failure: one line on stderr and exit 1; a mistake: one line and exit 2.
@@ -7,9 +7,9 @@ import path from "node:path";
 import { parseCommand, usageMistake } from "./args.mjs";
 import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
 
-export const LOG_USAGE = `oc log monitor — follow a project's transparency log from a saved state (docs/log.md "Monitoring a log")
+export const LOG_USAGE = `open-oc log monitor — follow a project's transparency log from a saved state (docs/log.md "Monitoring a log")
 
-  oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>)
+  open-oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>)
                  [--token <ock_…>] [--state <file>] [--dir <directory>] [--once] [--interval <seconds>]
                  [--trust-from-checkpoint]
 
@@ -99,7 +99,7 @@ async function settings(kit, values) {
   const projectId = values.project ?? process.env.OC_PROJECT;
   if (!projectId) throw new UsageError("--project <proj_…> is required (or $OC_PROJECT)");
   if (!PROJECT_ID.test(projectId)) throw new UsageError(`--project ${projectId} is not proj_ and 24 hex digits`);
-  const fleetHost = trustedFleetHost(values, "oc log monitor");
+  const fleetHost = trustedFleetHost(values, "open-oc log monitor");
   const interval = Number(values.interval);
   if (!(interval > 0)) throw new UsageError("--interval is a number of seconds above 0");
   const token = values.token ?? process.env.OC_TOKEN;
@@ -159,17 +159,17 @@ function failLine(s, result) {
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
-/** `oc log …`; returns the exit code. */
+/** `open-oc log …`; returns the exit code. */
 export async function logMain(argv, { loadKit, io }) {
-  const mistake = usageMistake("oc log", io);
-  const parsed = parseCommand(argv, OPTIONS, "oc log", io);
+  const mistake = usageMistake("open-oc log", io);
+  const parsed = parseCommand(argv, OPTIONS, "open-oc log", io);
   if ("code" in parsed) return parsed.code;
   const { values, positionals } = parsed;
   if (values.help) {
     io.out(LOG_USAGE);
     return 0;
   }
-  if (positionals[0] !== "monitor" || positionals.length > 1) return mistake("the command is oc log monitor");
+  if (positionals[0] !== "monitor" || positionals.length > 1) return mistake("the command is open-oc log monitor");
   try {
     const kit = await loadKit();
     const s = await settings(kit, values);
@@ -200,7 +200,7 @@ export async function logMain(argv, { loadKit, io }) {
         `FAILED (unreachable): could not reach ${values.jwks} (${err.cause?.code ?? err.cause?.message ?? "no answer"})`,
       );
     } else {
-      io.err(`oc log monitor: ${err.message}`);
+      io.err(`open-oc log monitor: ${err.message}`);
     }
     return 1;
   }

@@ -1,4 +1,4 @@
-// `oc restore` (issue 28; docs/recovery.md): a project's registry rebuilt in an empty database from its signed audit
+// `open-oc restore` (issue 28; docs/recovery.md): a project's registry rebuilt in an empty database from its signed audit
 // bundle and its log's leaf order, every check offline first (shared/audit/restore/plan.ts), then written as an SQL
 // file for `wrangler d1 execute`, and run there with --apply. It prints the proof it can give before writing a row:
 // the rebuilt log's root at the checkpoint's size is the checkpoint's.
@@ -8,14 +8,14 @@ import { parseArgs, promisify } from "node:util";
 import { loadRestore } from "./load.mjs";
 import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
 
-/** What `oc --help` says of restore (its own --help says the rest). */
-export const RESTORE_SUMMARY = `  oc restore <bundle.csv> --leaves <file> --checkpoint <note file> --fleet <origin> --name <name> --owner <address>
+/** What `open-oc --help` says of restore (its own --help says the rest). */
+export const RESTORE_SUMMARY = `  open-oc restore <bundle.csv> --leaves <file> --checkpoint <note file> --fleet <origin> --name <name> --owner <address>
                    [--jwks …] [--out <file.sql>] [--apply (--local | --remote) [--db oc-db] …]
-                   (rebuilds a project's registry in an empty database: see oc restore --help, docs/recovery.md)`;
+                   (rebuilds a project's registry in an empty database: see open-oc restore --help, docs/recovery.md)`;
 
-export const RESTORE_USAGE = `oc restore — rebuild a project's registry from its audit bundle (docs/recovery.md)
+export const RESTORE_USAGE = `open-oc restore — rebuild a project's registry from its audit bundle (docs/recovery.md)
 
-  oc restore <bundle.csv | bundle.json> --leaves <leaves.json> --checkpoint <checkpoint.txt> [--checkpoint …]
+  open-oc restore <bundle.csv | bundle.json> --leaves <leaves.json> --checkpoint <checkpoint.txt> [--checkpoint …]
              --fleet <origin> --name <project name> --owner <owner address>
              [--jwks <url or file>] [--out <file.sql>] [--apply (--local | --remote) [--db oc-db]
              [--persist-to <dir>] [--config <wrangler.toml>]]
@@ -93,14 +93,14 @@ function wranglerError(err) {
   return error?.replace(/^.*\[ERROR\]\s*/, "") ?? lines.filter(Boolean).at(-1) ?? err.message;
 }
 
-/** `oc restore …`; returns the exit code. Failures are one line on stderr: 2 for the command line, 1 for the rest. */
+/** `open-oc restore …`; returns the exit code. Failures are one line on stderr: 2 for the command line, 1 for the rest. */
 export async function restoreMain(argv, io) {
   let values;
   let positionals;
   try {
     ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true }));
   } catch (err) {
-    io.err(`oc restore: ${err.message} (oc restore --help)`);
+    io.err(`open-oc restore: ${err.message} (open-oc restore --help)`);
     return 2;
   }
   if (values.help) {
@@ -133,7 +133,7 @@ export async function restoreMain(argv, io) {
     if (problem) throw new UsageError(problem);
     const plan = await kit.planRestore(input);
     if (!plan.ok) {
-      io.err(`oc restore: FAILED (${plan.reason}): ${plan.detail}`);
+      io.err(`open-oc restore: FAILED (${plan.reason}): ${plan.detail}`);
       return 1;
     }
     const { manifest: m, proof } = plan;
@@ -152,7 +152,7 @@ export async function restoreMain(argv, io) {
     if (proof.dropped > 0) io.out(`   ${proof.dropped} leaves registered after the export are not in the bundle`);
     const out = values.out ?? `${m.project_id}.restore.sql`;
     const header = [
-      `oc restore of ${m.project_id} from bundle ${m.bundle_id} (${m.generated_at}), ${proof.size} envelopes`,
+      `open-oc restore of ${m.project_id} from bundle ${m.bundle_id} (${m.generated_at}), ${proof.size} envelopes`,
       `log root at ${proof.size} leaves: ${b64(proof.root)}`,
       `run: npx wrangler d1 execute ${values.db} --file ${out} --remote   (or --local)`,
     ];
@@ -168,7 +168,7 @@ export async function restoreMain(argv, io) {
     try {
       await promisify(execFile)("npx", args, { maxBuffer: 64 * 1024 * 1024 });
     } catch (err) {
-      io.err(`oc restore: FAILED (apply): npx ${args.slice(0, 4).join(" ")}: ${wranglerError(err)}`);
+      io.err(`open-oc restore: FAILED (apply): npx ${args.slice(0, 4).join(" ")}: ${wranglerError(err)}`);
       return 1;
     }
     io.out(
@@ -177,7 +177,7 @@ export async function restoreMain(argv, io) {
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      io.err(`oc restore: ${err.message} (oc restore --help)`);
+      io.err(`open-oc restore: ${err.message} (open-oc restore --help)`);
       return 2;
     }
     // "fetch failed" says nothing: the one host this command reaches is the JWKS's.
@@ -186,7 +186,7 @@ export async function restoreMain(argv, io) {
       err?.message === "fetch failed"
         ? `could not reach ${values.jwks} (${code}): pass --jwks <saved file>`
         : err.message;
-    io.err(`oc restore: ${why}`);
+    io.err(`open-oc restore: ${why}`);
     return 1;
   }
 }

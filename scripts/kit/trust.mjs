@@ -1,4 +1,4 @@
-// What `oc bundle verify`, `oc restore` and `oc log monitor` are told rather than read: the JWKS that vouches for a
+// What `open-oc bundle verify`, `open-oc restore` and `open-oc log monitor` are told rather than read: the JWKS that vouches for a
 // bundle or a checkpoint and the fleet whose log a checkpoint must be. Shared by the commands, with the usage error
 // they raise.
 import { readFileSync } from "node:fs";

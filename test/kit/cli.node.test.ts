@@ -108,11 +108,11 @@ describe("oc CLI", () => {
   it("answers usage errors with exit 2 in one line; --help has the usage", async () => {
     const missing = await oc("delegate", "--wif", "x");
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe("oc: --agent is required (oc --help for usage)");
+    expect(missing.stderr.trim()).toBe("open-oc: --agent is required (open-oc --help for usage)");
     const unknown = await oc("frobnicate");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
-    expect((await oc("--help")).stdout).toContain("oc bundle verify");
+    expect((await oc("--help")).stdout).toContain("open-oc bundle verify");
     const badWif = await oc("revoke", "--wif", "nope", "--delegation", "a".repeat(64));
     expect(badWif.code).toBe(1);
   }, 30_000);

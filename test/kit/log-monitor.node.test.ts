@@ -1,4 +1,4 @@
-// `oc log monitor` run as a person runs it (the repository's oc, spawned), offline against a directory of tiles laid
+// `open-oc log monitor` run as a person runs it (the repository's oc, spawned), offline against a directory of tiles laid
 // out as the URL paths: a first run and a growth print one OK line and save the state; a fork and a rollback one
 // FAILED line, exit 1, the contradicting checkpoint kept; mistakes one line and exit 2; an unreachable fleet one
 // line and exit 1; without --once it follows the log as it grows.
@@ -55,17 +55,17 @@ function expectOneLine(stderr: string) {
   expect(stderr).not.toMatch(/^\s+at /m);
 }
 
-describe("oc log monitor --dir", () => {
-  it("--help prints the usage, exit 0; oc --help names it", async () => {
+describe("open-oc log monitor --dir", () => {
+  it("--help prints the usage, exit 0; open-oc --help names it", async () => {
     for (const args of [
       ["log", "--help"],
       ["log", "monitor", "--help"],
     ]) {
       const { code, stdout } = await oc(...args);
       expect(code).toBe(0);
-      expect(stdout).toContain("oc log monitor --project");
+      expect(stdout).toContain("open-oc log monitor --project");
     }
-    expect((await oc("--help")).stdout).toContain("oc log monitor --project");
+    expect((await oc("--help")).stdout).toContain("open-oc log monitor --project");
   });
 
   it("a first run verifies the log and saves the state; a later run verifies the new entries only", async () => {
@@ -134,7 +134,7 @@ describe("oc log monitor --dir", () => {
     const dir = mirror(entries.slice(0, 2));
     const state = stateFile();
     const cases: [string[], string][] = [
-      [["log"], "the command is oc log monitor"],
+      [["log"], "the command is open-oc log monitor"],
       [["log", "monitor", "--fleet", FLEET, "--dir", dir, "--key", key.verifier], "--project"],
       [["log", "monitor", "--project", "proj_x", "--fleet", FLEET, "--dir", dir, "--key", key.verifier], "proj_x"],
       [["log", "monitor", "--project", PROJECT, "--fleet", FLEET, "--dir", dir], "--key <verifier key>"],

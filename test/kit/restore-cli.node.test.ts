@@ -1,4 +1,4 @@
-// `oc restore` run as an operator runs it (spawned Node processes, no stack): --help; one-line failures for a missing
+// `open-oc restore` run as an operator runs it (spawned Node processes, no stack): --help; one-line failures for a missing
 // flag, a tampered bundle and a checkpoint of another project; the SQL file it writes and the log root it proves;
 // and --apply against a local D1 (wrangler's own `d1 execute --local`, migrations applied first), read back with
 // wrangler: the bytes, the statuses and the leaves are the log's. The drill against the fleet itself, export to
@@ -111,12 +111,12 @@ async function fixture() {
 /** One line on stderr, and nothing that is not it. */
 const oneLine = (stderr: string) => stderr.trim().split("\n");
 
-describe("oc restore", () => {
+describe("open-oc restore", () => {
   it("answers --help, and refuses in one line: a missing flag, a tampered bundle, another project's checkpoint", async () => {
     const { files, flags } = await fixture();
     const help = await oc("restore", "--help");
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("oc restore <bundle.csv | bundle.json> --leaves");
+    expect(help.stdout).toContain("open-oc restore <bundle.csv | bundle.json> --leaves");
     const missing = await oc(...flags().slice(0, -2));
     expect([missing.code, oneLine(missing.stderr)]).toEqual([2, [expect.stringContaining("--owner is required")]]);
     const tampered = await oc(...flags(files.tampered));

@@ -13,28 +13,28 @@ const BASE_USAGE = `open-oc — OrangeCheck-compatible envelope kit
   open-oc key new [--type p2wpkh|p2tr|p2pkh] [--network mainnet|testnet] [--out .oc/agent.json]
   open-oc key show --wif <WIF> [--type …]
   open-oc delegate    --wif <principal WIF> (--agent <address> | --agent-wif <WIF>) --scope <scope> [--scope …]
-                 [--hours 24 | --expires-at <ISO>] [--issued-at <ISO>] [--nonce <hex>]
-                 [--bond-sats <n> --bond-attestation <id>] [--holders principal,agent]
+                      [--hours 24 | --expires-at <ISO>] [--issued-at <ISO>] [--nonce <hex>]
+                      [--bond-sats <n> --bond-attestation <id>] [--holders principal,agent]
   open-oc subdelegate --wif <parent's agent WIF> --parent <delegation id> --agent <address> --scope <scope> […as delegate]
   open-oc act         --wif <agent WIF> --delegation <id> --scope <scope exercised>
-                 (--content <text> | --content-file <path> | --content-hash sha256:<hex> --content-length <n>)
-                 [--mime text/plain] [--content-ref <uri>] [--signed-at <ISO>]
+                      (--content <text> | --content-file <path> | --content-hash sha256:<hex> --content-length <n>)
+                      [--mime text/plain] [--content-ref <uri>] [--signed-at <ISO>]
   open-oc revoke      --wif <holder WIF> --delegation <id> [--reason <text>] [--signed-at <ISO>]
   open-oc pledge      --wif <swearer WIF> --proposition <text> --mechanism <m> --query <q>
-                 (--resolves-at <ISO> | --resolves-block <height>) (--expires-at <ISO> | --hours <n>)
-                 --bond-attestation <id> --bond-sats <n> --bond-days <n> [--counterparty <address>]
-                 [--dispute-mechanism <m> --dispute-params <p>] [--remediation breach_recorded] [--sworn-at <ISO>]
-                 [--nonce <hex>] [--swearer <address> --via-delegation <id>   (signed by the agent's --wif)]
+                      (--resolves-at <ISO> | --resolves-block <height>) (--expires-at <ISO> | --hours <n>)
+                      --bond-attestation <id> --bond-sats <n> --bond-days <n> [--counterparty <address>]
+                      [--dispute-mechanism <m> --dispute-params <p>] [--remediation breach_recorded] [--sworn-at <ISO>]
+                      [--nonce <hex>] [--swearer <address> --via-delegation <id>   (signed by the agent's --wif)]
   open-oc outcome     --wif <resolver WIF> --pledge <id> --outcome kept|broken|disputed --mechanism <m>
-                 --result <r> --witness <w> [--resolved-at <ISO>] [--dispute-window-ends-at <ISO>]
+                      --result <r> --witness <w> [--resolved-at <ISO>] [--dispute-window-ends-at <ISO>]
   open-oc abandon     --wif <swearer WIF> --pledge <id> [--reason <text>] [--abandoned-at <ISO>]
   open-oc register <envelope.json | ->
   open-oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
-                   [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
-                   (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
+                        [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
+                        (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
   open-oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>) [--token <ock_…>]
-                 [--state <file>] [--dir <directory of tiles>] [--once] [--interval <seconds>] [--trust-from-checkpoint]
-                 (follows the project's transparency log from a saved state: see open-oc log monitor --help)
+                      [--state <file>] [--dir <directory of tiles>] [--once] [--interval <seconds>] [--trust-from-checkpoint]
+                      (follows the project's transparency log from a saved state: see open-oc log monitor --help)
 
 Envelope commands print the envelope JSON on stdout. Add --register (or use open-oc register) to post it:
   --fleet <url> (default $OC_FLEET or http://localhost:8788) --token <ock_…> ($OC_TOKEN) --project <proj_…> ($OC_PROJECT)

@@ -10,8 +10,8 @@ import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
 export const LOG_USAGE = `open-oc log monitor — follow a project's transparency log from a saved state (docs/log.md "Monitoring a log")
 
   open-oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>)
-                 [--token <ock_…>] [--state <file>] [--dir <directory>] [--once] [--interval <seconds>]
-                 [--trust-from-checkpoint]
+                      [--token <ock_…>] [--state <file>] [--dir <directory>] [--once] [--interval <seconds>]
+                      [--trust-from-checkpoint]
 
   Reads the project's checkpoint (<fleet>/api/log/<project>/checkpoint) and checks that the fleet's audit key
   signed it under the fleet's host, for the log <fleet host>/log/<project>: --key is that key's verifier key

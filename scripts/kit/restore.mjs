@@ -16,9 +16,9 @@ export const RESTORE_SUMMARY = `  open-oc restore <bundle.csv> --leaves <file> -
 export const RESTORE_USAGE = `open-oc restore — rebuild a project's registry from its audit bundle (docs/recovery.md)
 
   open-oc restore <bundle.csv | bundle.json> --leaves <leaves.json> --checkpoint <checkpoint.txt> [--checkpoint …]
-             --fleet <origin> --name <project name> --owner <owner address>
-             [--jwks <url or file>] [--out <file.sql>] [--apply (--local | --remote) [--db oc-db]
-             [--persist-to <dir>] [--config <wrangler.toml>]]
+                  --fleet <origin> --name <project name> --owner <owner address>
+                  [--jwks <url or file>] [--out <file.sql>] [--apply (--local | --remote) [--db oc-db]
+                  [--persist-to <dir>] [--config <wrangler.toml>]]
 
   The bundle (GET /api/audit/export?format=csv|json), the leaves (GET /api/log/leaves) and the checkpoint
   (GET /api/log/checkpoint) of one project, fetched together. Checked offline: the manifest's signature by an

@@ -6,11 +6,10 @@
 // docs/screenshots/account-*.png (the README shows them).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Signer } from "bip322-js";
-import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { browserSession, diagnosed, pageErrors } from "../harness/browser-session";
+import { openPage, overflow, signInWithKey, spills, text, virtualAuthenticator } from "../harness/account-page";
+import { browserSession, diagnosed } from "../harness/browser-session";
 
 const screenshots = path.join(import.meta.dirname, "../..", "docs", "screenshots");
 const STATE = ".build/e2e-lifecycle-state";
@@ -18,56 +17,15 @@ const STATE = ".build/e2e-lifecycle-state";
 // Ports of its own: npm start refuses a port another browser test's stack still holds.
 const session = browserSession({ auth: 8881, fleet: 8882, authInspector: 9311, fleetInspector: 9312, stateDir: STATE });
 
-async function openPage(width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await session.browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  return { context, page, errors: pageErrors(page) };
-}
-
-/** Chromium's virtual authenticator: a platform authenticator with passkeys and user verification. */
-async function virtualAuthenticator(context: BrowserContext, page: Page): Promise<void> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
-}
-
-// biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text a person reads.
-const text = async (page: Page, selector: string) => (await page.innerText(selector)).trim();
-
-const overflow = async (page: Page) =>
-  (await page.evaluate("document.documentElement.scrollWidth - innerWidth")) as number;
-
-const spills = async (page: Page) =>
-  (await page.evaluate(`[...document.querySelectorAll("section *")].filter((el) => {
-    const box = el.closest("section").getBoundingClientRect();
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.right > box.right + 1;
-  }).map((el) => el.tagName + ": " + el.textContent.slice(0, 40))`)) as string[];
-
 describe("leaving and the data download, with Chromium's virtual authenticator", () => {
   for (const width of [1280, 390]) {
     it(`downloads the data, asks for deletion with a step-up, and keeps the account after signing in again (${width} px)`, async () => {
-      const { context, page, errors } = await openPage(width);
+      const { context, page, errors } = await openPage(session.browser, width, { acceptDownloads: true });
       await virtualAuthenticator(context, page);
       const owner = generateSigningWif(undefined, "p2wpkh");
       const { authOrigin, logFile } = session.stack;
       await diagnosed(page, logFile, async () => {
-        await page.goto(`${authOrigin}/signin`);
-        await page.fill("#btc-address", owner.address);
-        await page.click("#btc-challenge");
-        await page.waitForSelector("#btc-signature", { state: "visible" });
-        const message = await page.inputValue("#btc-message");
-        await page.fill("#btc-signature", Signer.sign(owner.wif, owner.address, message) as string);
-        await page.click("#btc-signin");
-        await expect.poll(() => text(page, "#active")).toBe(`Signed in as ${owner.address}`);
+        await signInWithKey(page, authOrigin, owner);
         await page.click("#account-link");
         await expect.poll(() => text(page, "#who")).toBe(`Signed in as ${owner.address}`);
         await page.fill("#key-name", "Phone passkey");

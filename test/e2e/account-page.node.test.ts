@@ -10,11 +10,11 @@ import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { Signer } from "bip322-js";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { browserSession, diagnosed, pageErrors } from "../harness/browser-session";
+import { openPage, overflow, sign, spills, text, virtualAuthenticator } from "../harness/account-page";
+import { browserSession, diagnosed } from "../harness/browser-session";
 
 const root = path.join(import.meta.dirname, "../..");
 const artifacts = path.join(root, "test-artifacts", "account");
@@ -23,32 +23,6 @@ const run = promisify(execFile);
 
 // Ports of its own: npm start refuses a port another browser test's stack still holds.
 const session = browserSession({ auth: 8857, fleet: 8858, authInspector: 9287, fleetInspector: 9288, stateDir: STATE });
-
-/** A page at `width` whose console errors and uncaught exceptions are collected (pageErrors). */
-async function openPage(width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await session.browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  return { context, page, errors: pageErrors(page) };
-}
-
-/** Chromium's virtual authenticator for this page: a platform authenticator with passkeys and user verification. */
-async function virtualAuthenticator(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
-  return { credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials };
-}
-
-// biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text a person reads.
-const text = async (page: Page, selector: string) => (await page.innerText(selector)).trim();
 
 /** The session cookie's claims, as the browser holds it. */
 async function cookieClaims(context: BrowserContext): Promise<Record<string, unknown>> {
@@ -66,26 +40,11 @@ async function proofsAge(): Promise<void> {
   await run(path.join(root, "node_modules/.bin/wrangler"), args, { cwd: root });
 }
 
-/** Nothing reaches past the viewport's width. */
-const overflow = async (page: Page) =>
-  (await page.evaluate("document.documentElement.scrollWidth - innerWidth")) as number;
-
-/** Elements that reach past the right edge of the section holding them (a long address in a button, say). */
-const spills = async (page: Page) =>
-  (await page.evaluate(`[...document.querySelectorAll("section *")].filter((el) => {
-    const box = el.closest("section").getBoundingClientRect();
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.right > box.right + 1;
-  }).map((el) => el.tagName + ": " + el.textContent.slice(0, 40))`)) as string[];
-
-const sign = (owner: { wif: string; address: string }, message: string) =>
-  Signer.sign(owner.wif, owner.address, message) as string;
-
 describe("the account security page, with Chromium's virtual authenticator", () => {
   for (const width of [1280, 390]) {
     it(`adds a passkey, links an address, confirms it is you inline, signs in with the passkey, removes it (${width} px)`, async () => {
       mkdirSync(artifacts, { recursive: true });
-      const { context, page, errors } = await openPage(width);
+      const { context, page, errors } = await openPage(session.browser, width);
       const shot = (name: string) =>
         page.screenshot({ path: path.join(artifacts, `${width}-${name}.png`), fullPage: true });
       const authenticator = await virtualAuthenticator(context, page);

@@ -5,11 +5,11 @@
 // error. Screenshots: docs/screenshots/devices-<width>.png.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { Signer } from "bip322-js";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { browserSession, diagnosed, pageErrors } from "../harness/browser-session";
+import { openPage, overflow, signInWithKey, text } from "../harness/account-page";
+import { browserSession, diagnosed } from "../harness/browser-session";
 
 const screenshots = path.join(import.meta.dirname, "../..", "docs", "screenshots");
 const STATE = ".build/e2e-devices-state";
@@ -17,31 +17,9 @@ const STATE = ".build/e2e-devices-state";
 // Ports of its own: npm start refuses a port another browser test's stack still holds.
 const session = browserSession({ auth: 8871, fleet: 8872, authInspector: 9301, fleetInspector: 9302, stateDir: STATE });
 
-// biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text a person reads.
-const text = async (page: Page, selector: string) => (await page.innerText(selector)).trim();
-
-const overflow = async (page: Page) =>
-  (await page.evaluate("document.documentElement.scrollWidth - innerWidth")) as number;
-
-async function openPage(
-  browser: Browser,
-  width: number,
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  return { context, page, errors: pageErrors(page) };
-}
-
 /** Signs `owner` in on `page` from the sign-in page, then opens the account page. */
-async function signInWithKey(page: Page, authOrigin: string, owner: { wif: string; address: string }): Promise<void> {
-  await page.goto(`${authOrigin}/signin`);
-  await page.fill("#btc-address", owner.address);
-  await page.click("#btc-challenge");
-  await page.waitForSelector("#btc-signature", { state: "visible" });
-  const message = await page.inputValue("#btc-message");
-  await page.fill("#btc-signature", Signer.sign(owner.wif, owner.address, message) as string);
-  await page.click("#btc-signin");
-  await expect.poll(() => text(page, "#active")).toBe(`Signed in as ${owner.address}`);
+async function signInThenAccount(page: Page, authOrigin: string, owner: { wif: string; address: string }) {
+  await signInWithKey(page, authOrigin, owner);
   await page.goto(`${authOrigin}/account`);
   await expect.poll(() => text(page, "#who")).toBe(`Signed in as ${owner.address}`);
 }
@@ -55,8 +33,8 @@ describe("the devices list, in two Chromium browsers", () => {
       const first = await openPage(session.browser, width);
       const second = await openPage(session.browser, width);
       await diagnosed(first.page, logFile, async () => {
-        await signInWithKey(second.page, authOrigin, owner);
-        await signInWithKey(first.page, authOrigin, owner);
+        await signInThenAccount(second.page, authOrigin, owner);
+        await signInThenAccount(first.page, authOrigin, owner);
         const { page } = first;
         await expect.poll(() => page.locator("#device-list > li").count()).toBe(2);
         expect(await text(page, "#device-list > li[data-current='true']")).toContain("this device");

@@ -12,6 +12,7 @@ export const NO_LIMITER = {
     export async function takeNamed() { return undefined; }
     export async function leaseTogether() {}
     export const backgroundOf = () => undefined;
+    export const refuseIfKnownEmpty = () => undefined;
     export async function limitRequest() { return undefined; }
     export const takeLeased = () => ({ allowed: true, remaining: 59, retryAfterMs: 0, resetMs: 60_000 });
     export const rateLimitHeaders = () => [];

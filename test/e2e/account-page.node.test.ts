@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { generateSigningWif } from "../../scripts/wif.mjs";
-import { openPage, overflow, sign, spills, text, virtualAuthenticator } from "../harness/account-page";
+import { openPage, overflow, sign, signInWithKey, spills, text, virtualAuthenticator } from "../harness/account-page";
 import { browserSession, diagnosed } from "../harness/browser-session";
 
 const root = path.join(import.meta.dirname, "../..");
@@ -57,14 +57,8 @@ describe("the account security page, with Chromium's virtual authenticator", () 
         await expect.poll(() => text(page, "#who")).toBe("Not signed in. Sign in to see this account's security.");
         expect(await page.locator("#signed-in").isVisible()).toBe(false);
 
-        await page.goto(`${authOrigin}/signin`);
+        await signInWithKey(page, authOrigin, owner);
         expect(await text(page, "#passkey-signin")).toBe("Sign in with a passkey");
-        await page.fill("#btc-address", owner.address);
-        await page.click("#btc-challenge");
-        await page.waitForSelector("#btc-signature", { state: "visible" });
-        await page.fill("#btc-signature", sign(owner, await page.inputValue("#btc-message")));
-        await page.click("#btc-signin");
-        await expect.poll(() => text(page, "#active")).toBe(`Signed in as ${owner.address}`);
         await page.click("#account-link");
         await expect.poll(() => text(page, "#who")).toBe(`Signed in as ${owner.address}`);
         await expect.poll(() => text(page, "#identity-list")).toContain("primary");

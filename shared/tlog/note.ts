@@ -27,13 +27,18 @@ export function fromBase64(text: string): Uint8Array | undefined {
   }
 }
 
-export function noteKeyHash(key: NoteKey): Uint8Array {
-  const name = utf8.encode(key.name);
-  const input = new Uint8Array(name.length + 2 + key.publicKey.length);
-  input.set(name);
-  input.set([0x0a, ED25519], name.length);
-  input.set(key.publicKey, name.length + 2);
+/** A key ID: the first four bytes of SHA-256(name ‖ 0x0A ‖ signature type ‖ public key) (signed-note). */
+export function keyId(name: string, type: number, publicKey: Uint8Array): Uint8Array {
+  const bytes = utf8.encode(name);
+  const input = new Uint8Array(bytes.length + 2 + publicKey.length);
+  input.set(bytes);
+  input.set([0x0a, type], bytes.length);
+  input.set(publicKey, bytes.length + 2);
   return sha256(input).slice(0, 4);
+}
+
+export function noteKeyHash(key: NoteKey): Uint8Array {
+  return keyId(key.name, ED25519, key.publicKey);
 }
 
 /** The verifier key string a log's clients configure, e.g. for a witness. */

@@ -32,8 +32,8 @@ export async function resolveSession(
   for (const token of readSessionCookies(cookieHeader).slice(0, MAX_SESSION_COOKIES)) {
     const verified = await verifySessionToken(token, options.keys, options);
     if (!verified.ok) continue;
-    const live = await liveSessionByJti(db, verified.claims.jti, options.now);
-    // The row must belong to the token's subject: a token for A never unlocks B's row.
+    // The row must belong to the token's subject: a token for A never unlocks B's row (the lookup names `sub`).
+    const live = await liveSessionByJti(db, verified.claims.sub, verified.claims.jti, options.now);
     if (live && live.session.accountId === verified.claims.sub) {
       if (options.touch && touchDue(live.session, options.now)) {
         options.touch(touchSession(db, live.session, options.now).catch(() => undefined));

@@ -19,7 +19,7 @@ export const accounts = sqliteTable(
      * The recovery address (issue 27): an email proven by a code, through which a person who lost every sign-in
      * identity gets back in (docs/decisions.md, "Account security"). One account per address.
      */
-    recoveryEmail: text("recovery_email").unique(),
+    recoveryEmail: text("recovery_email"),
     recoverySetAt: integer("recovery_set_at"),
     /** Set on an account merged into another (issue 27): its identities moved there; it signs nobody in again. */
     mergedInto: text("merged_into"),
@@ -31,10 +31,17 @@ export const accounts = sqliteTable(
     /** Set when the account was erased: the row stays, personal columns nulled, a tombstone of its did_oc. */
     deletedAt: integer("deleted_at"),
   },
-  (t) => [index("accounts_deletion_due").on(t.deletionDueAt).where(sql`deletion_due_at IS NOT NULL`)],
+  (t) => [
+    index("accounts_deletion_due").on(t.deletionDueAt).where(sql`deletion_due_at IS NOT NULL`),
+    // Only the accounts that set one (0022): no NULL entry written per account.
+    uniqueIndex("accounts_recovery_email_unique").on(t.recoveryEmail).where(sql`recovery_email IS NOT NULL`),
+  ],
 );
 
-/** Sign-in identities (a Bitcoin address, an email, a provider subject); one account each, enforced here. */
+/**
+ * Sign-in identities (a Bitcoin address, an email, a provider subject); one account each, enforced here. WITHOUT
+ * ROWID (0022): the key is the table, so a new identity writes its row and `account_identities_account` only.
+ */
 export const accountIdentities = sqliteTable(
   "account_identities",
   {
@@ -50,13 +57,15 @@ export const accountIdentities = sqliteTable(
 
 /**
  * One row per signed-in account per browser. The cookie's JWT names the row by `jti`; only sha256(jti) is stored.
- * Rows sharing a roster_id are one browser's roster; roster_id NULL marks a legacy single session.
+ * Rows sharing a roster_id are one browser's roster; roster_id NULL marks a legacy single session. WITHOUT ROWID,
+ * keyed by (account, token hash) (0022): the cookie's check is one key lookup, a new row two rows written.
  */
 export const sessions = sqliteTable(
   "sessions",
   {
-    id: text("id").primaryKey(),
-    tokenHash: text("token_hash").notNull().unique(),
+    /** The row's public name (the devices list); a row is addressed by its account and id. */
+    id: text("id").notNull(),
+    tokenHash: text("token_hash").notNull(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
@@ -76,16 +85,19 @@ export const sessions = sqliteTable(
     place: text("place"),
   },
   (t) => [
+    primaryKey({ columns: [t.accountId, t.tokenHash] }),
     uniqueIndex("sessions_roster_account").on(t.rosterId, t.accountId),
-    index("sessions_expires").on(t.expiresAt),
   ],
 );
 
-/** Issued orangecheck-auth challenges; a row is deleted when its nonce is used (single use, atomic). */
+/**
+ * Issued orangecheck-auth challenges; a row is deleted when its nonce is used (single use, atomic). WITHOUT ROWID,
+ * keyed by (expires_at, nonce) (0022): one row written, the sweep reads the key's expired range.
+ */
 export const challenges = sqliteTable(
   "challenges",
   {
-    nonce: text("nonce").primaryKey(),
+    nonce: text("nonce").notNull(),
     messageHash: text("message_hash").notNull(),
     address: text("address").notNull(),
     audience: text("audience"),
@@ -93,7 +105,7 @@ export const challenges = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("challenges_expires").on(t.expiresAt)],
+  (t) => [primaryKey({ columns: [t.expiresAt, t.nonce] })],
 );
 
 // ---- fleet registry ----

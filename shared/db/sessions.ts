@@ -1,5 +1,7 @@
 // Session rows and rosters (service-spec "Session rows and roster"). A row is named by sha256(jti) of the JWT
-// last issued for it; issuing a new JWT for a row rotates that hash, so the row's older JWTs stop being live.
+// last issued for it; issuing a new JWT for a row rotates that hash, so the row's older JWTs stop being live. The
+// table is keyed by (account_id, token_hash) without a rowid (0022): every statement here names the account, so
+// each is a lookup of the key or of its prefix, and a new row writes the row and its roster entry only.
 import { and, desc, eq, gt } from "drizzle-orm";
 import { randomToken, sha256Hex } from "../crypto/digest";
 import { DAY } from "../time";
@@ -70,13 +72,17 @@ export async function signInSession(
   return { row, jti };
 }
 
+/** The row `row` names: its account (the key's prefix) and its id. */
+const named = (row: Pick<SessionRow, "accountId" | "id">) =>
+  and(eq(sessions.accountId, row.accountId), eq(sessions.id, row.id));
+
 /** A new JWT for an existing live row (switch, logout promotion, profile change): same expiry, new jti. */
 export async function reissueSession(db: Db, row: SessionRow, now: number): Promise<IssuedSession | undefined> {
   const { jti, tokenHash } = await freshJti();
   const rows = await db
     .update(sessions)
     .set({ tokenHash, lastSeenAt: now })
-    .where(and(eq(sessions.id, row.id), gt(sessions.expiresAt, now)))
+    .where(and(named(row), gt(sessions.expiresAt, now)))
     .returning();
   return rows[0] ? { row: rows[0], jti } : undefined;
 }
@@ -101,14 +107,18 @@ export async function reauthenticateSession(
       authMethod: input.method,
       ...(input.stepUp && { steppedUpAt: now }),
     })
-    .where(and(eq(sessions.id, row.id), gt(sessions.expiresAt, now)))
+    .where(and(named(row), gt(sessions.expiresAt, now)))
     .returning();
   return rows[0] ? { row: rows[0], jti } : undefined;
 }
 
-/** The live row a JWT's jti names, with its account's primary Bitcoin address (one read for both). */
+/**
+ * The live row of account `accountId` (the JWT's `sub`) that a JWT's jti names, with the account's primary Bitcoin
+ * address (one read for both, one key lookup): a token for one account never finds another's row.
+ */
 export async function liveSessionByJti(
   db: Db,
+  accountId: string,
   jti: string,
   now: number,
 ): Promise<{ session: SessionRow; primaryBtc: string | null } | undefined> {
@@ -117,7 +127,7 @@ export async function liveSessionByJti(
     .select({ session: sessions, primaryBtc: accounts.primaryBtc })
     .from(sessions)
     .leftJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.accountId, accountId), eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
     .get();
 }
 
@@ -140,11 +150,11 @@ export const touchDue = (row: SessionRow, now: number): boolean => now - row.las
 
 export async function touchSession(db: Db, row: SessionRow, now: number): Promise<void> {
   if (!touchDue(row, now)) return;
-  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.id));
+  await db.update(sessions).set({ lastSeenAt: now }).where(named(row));
 }
 
-export async function deleteSession(db: Db, id: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, id));
+export async function deleteSession(db: Db, row: Pick<SessionRow, "accountId" | "id">): Promise<void> {
+  await db.delete(sessions).where(named(row));
 }
 
 export async function deleteRoster(db: Db, rosterId: string): Promise<void> {

@@ -27,7 +27,7 @@ async function targetRoster(c: Context<AuthEnv>, accountId: string, add: boolean
   if (!current) return crypto.randomUUID();
   const rosterId = current.session.rosterId;
   if (rosterId === null) {
-    await deleteSession(db, current.session.id); // a legacy single session cannot hold a roster
+    await deleteSession(db, current.session); // a legacy single session cannot hold a roster
     return crypto.randomUUID();
   }
   const members = await rosterMembers(db, rosterId, now);

@@ -60,6 +60,7 @@ export async function provenAddress(
   // Consumed only after the signature verified, so nobody but the signer can burn a nonce.
   const consumed = await consumeChallenge(orm(c.env.DB), {
     nonce: checked.challenge.nonce,
+    expiresAt: checked.challenge.expiresAt,
     messageHash: await sha256Hex(body.message),
     now,
   });

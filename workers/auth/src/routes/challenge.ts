@@ -93,6 +93,7 @@ challengeRoutes.openapi(
     const { challenge } = checked;
     const consumed = await consumeChallenge(orm(c.env.DB), {
       nonce: challenge.nonce,
+      expiresAt: challenge.expiresAt,
       messageHash: await sha256Hex(body.message),
       now,
     });

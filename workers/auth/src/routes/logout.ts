@@ -27,7 +27,7 @@ logoutRoutes.openapi(
       if (scope === "all" && session.rosterId !== null) {
         await deleteRoster(db, session.rosterId);
       } else {
-        await deleteSession(db, session.id);
+        await deleteSession(db, session);
         if (session.rosterId !== null) {
           // Promote the most recently seen account left in the roster, with a fresh session of its own.
           for (const next of await rosterMembers(db, session.rosterId, now)) {

@@ -42,7 +42,7 @@ rosterSignoutRoutes.openapi(
     const members = session.rosterId === null ? [] : await rosterMembers(db, session.rosterId, now);
     const target = members.find((m) => m.account.didOc === did_oc);
     if (!target) throw new AppError("not_in_roster");
-    await deleteSession(db, target.session.id);
+    await deleteSession(db, target.session);
     await accountEvent(db, {
       accountId: target.account.id,
       eventType: "session.signed_out",

@@ -11,10 +11,13 @@ const USAGE = `Check a downloaded audit bundle offline: the manifest's signature
   npm run verify-bundle -- <bundle file> [--jwks http://localhost:8787/.well-known/jwks.json | --jwks .oc/jwks.json]
                            [--format ndjson|json|csv]
                            [--checkpoint <note file> ... --leaves <leaves.json> --fleet http://localhost:8788]
+                           [--witness <vkey> ... | --witness-file <file>] [--witness-threshold <n>]
   With checkpoints (GET /api/log/checkpoint) and the leaf order (GET /api/log/leaves), a CSV or JSON bundle is also
   checked against the project's transparency log: each checkpoint's root from the bundle's own bytes. --fleet (or
-  $OC_FLEET) names the fleet whose log it must be: each checkpoint is signed under that host by a JWKS key marked
-  for audit, with origin <host>/log/<the bundle's project>. Only audit keys verify the manifest, too.`;
+  $OC_FLEET) names the fleet whose log it must be: each checkpoint is signed by a JWKS key marked for audit, as the
+  log <host>/api/log/<the bundle's project> (or, from before issue 48, <host>/log/<project> signed as <host>).
+  With --witness vkeys (repeatable, or one a line in --witness-file), each checkpoint must also carry valid
+  cosignatures by --witness-threshold of those witnesses (default all). Only audit keys verify the manifest, too.`;
 
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {

@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseCommand, usageMistake } from "./args.mjs";
 import { logMain } from "./log-monitor.mjs";
-import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
+import { readJwks, trustedFleetHost, UsageError, WITNESS_OPTIONS, witnessPolicyOf } from "./trust.mjs";
 
 const BASE_USAGE = `open-oc — OrangeCheck-compatible envelope kit
 
@@ -31,7 +31,10 @@ const BASE_USAGE = `open-oc — OrangeCheck-compatible envelope kit
   open-oc register <envelope.json | ->
   open-oc bundle verify <bundle file> [--jwks <url or file>] [--format ndjson|json|csv]
                         [--checkpoint <note file> ... --leaves <file> --fleet <origin>]
-                        (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET)
+                        [--witness <vkey> ... | --witness-file <file>] [--witness-threshold <n>]
+                        (a CSV or JSON bundle against the project's log on that fleet; --fleet defaults to $OC_FLEET;
+                        with witnesses, each checkpoint must carry valid cosignatures by the threshold of them,
+                        default all: witness_policy_unmet otherwise)
   open-oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>) [--token <ock_…>]
                       [--state <file>] [--dir <directory of tiles>] [--once] [--interval <seconds>] [--trust-from-checkpoint]
                       (follows the project's transparency log from a saved state: see open-oc log monitor --help)
@@ -80,7 +83,6 @@ const OPTIONS = {
   pledge: { type: "string" },
   outcome: { type: "string" },
   result: { type: "string" },
-  witness: { type: "string" },
   "resolved-at": { type: "string" },
   "dispute-window-ends-at": { type: "string" },
   "abandoned-at": { type: "string" },
@@ -92,6 +94,8 @@ const OPTIONS = {
   format: { type: "string" },
   checkpoint: { type: "string", multiple: true },
   leaves: { type: "string" },
+  // --witness: a witness vkey for `bundle verify` (repeatable), the evidence's witness for `outcome` (once).
+  ...WITNESS_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
   out: { type: "string" },
 };
@@ -100,6 +104,12 @@ const need = (values, name) => {
   const value = values[name];
   if (value === undefined || value === "") throw new UsageError(`--${name} is required`);
   return value;
+};
+/** A flag that may be given several times for another command, given exactly once here. */
+const one = (values, name) => {
+  const given = need(values, name);
+  if (given.length !== 1) throw new UsageError(`--${name} is given once here`);
+  return given[0];
 };
 const int = (values, name) => {
   const n = Number(need(values, name));
@@ -206,7 +216,7 @@ async function build(kit, command, values) {
           evidence: {
             mechanism: need(values, "mechanism"),
             result: need(values, "result"),
-            witness: need(values, "witness"),
+            witness: one(values, "witness"),
           },
           ...pick(values, { "resolved-at": "resolved_at", "dispute-window-ends-at": "dispute_window_ends_at" }),
         },
@@ -309,6 +319,9 @@ export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
       const withLog = Boolean(values.checkpoint?.length);
       if (withLog && !values.leaves) throw new UsageError("--checkpoint needs --leaves <file> (GET /api/log/leaves)");
       const fleetHost = withLog ? trustedFleetHost(values) : undefined;
+      const witnesses = witnessPolicyOf(kit, values);
+      if (witnesses.witnesses && !withLog)
+        throw new UsageError("--witness needs --checkpoint: witnesses cosign checkpoints");
       const text = readFileSync(rest[0], "utf8");
       const jwks = await readJwks(values.jwks);
       const format = values.format ?? kit.detectFormat(text);
@@ -325,14 +338,26 @@ export async function main(argv, { loadKit, commands = {}, io = STD_IO }) {
       const leaves = JSON.parse(readFileSync(values.leaves, "utf8")).ids;
       const checkpoints = values.checkpoint.map((file) => readFileSync(file, "utf8"));
       const projectId = m.project_id;
-      const log = kit.checkBundleLog({ bundle: text, format, leaves, checkpoints, jwks, projectId, fleetHost });
+      const log = kit.checkBundleLog({
+        bundle: text,
+        format,
+        leaves,
+        checkpoints,
+        jwks,
+        projectId,
+        fleetHost,
+        ...witnesses,
+      });
       if (!log.ok) {
         io.err(`FAILED (${log.reason}): ${log.detail}`);
         return 1;
       }
       const sizes = log.checkpoints.map((c) => c.size).join(", ");
+      const policy = witnesses.witnesses
+        ? `; each cosigned by at least ${witnesses.threshold} of the ${witnesses.witnesses.length} witnesses given`
+        : "";
       io.out(
-        `OK: the bundle matches ${log.checkpoints.length} signed checkpoint(s) of sizes ${sizes}; each smaller one is a prefix of the larger`,
+        `OK: the bundle matches ${log.checkpoints.length} signed checkpoint(s) of sizes ${sizes}; each smaller one is a prefix of the larger${policy}`,
       );
       return 0;
     }

@@ -5,17 +5,21 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseCommand, usageMistake } from "./args.mjs";
-import { readJwks, trustedFleetHost, UsageError } from "./trust.mjs";
+import { readJwks, trustedFleetHost, UsageError, WITNESS_OPTIONS, witnessPolicyOf } from "./trust.mjs";
 
 export const LOG_USAGE = `open-oc log monitor — follow a project's transparency log from a saved state (docs/log.md "Monitoring a log")
 
   open-oc log monitor --project <proj_…> --fleet <origin> (--key <verifier key> | --jwks <url or file>)
                       [--token <ock_…>] [--state <file>] [--dir <directory>] [--once] [--interval <seconds>]
-                      [--trust-from-checkpoint]
+                      [--trust-from-checkpoint] [--witness <vkey> ... | --witness-file <file>] [--witness-threshold <n>]
 
   Reads the project's checkpoint (<fleet>/api/log/<project>/checkpoint) and checks that the fleet's audit key
-  signed it under the fleet's host, for the log <fleet host>/log/<project>: --key is that key's verifier key
-  (GET <fleet>/api/log/key), --jwks the auth host's JWKS (its keys marked oc_use "audit"). Then, against the state
+  signed it as the log <fleet host>/api/log/<project> (its origin and key name; a checkpoint from before they were
+  renamed, <fleet host>/log/<project> signed as the host, is the same log): --key is that key's verifier key
+  (GET <fleet>/api/log/key?project_id=<project>), --jwks the auth host's JWKS (its keys marked oc_use "audit").
+  With --witness (a witness's vkey <name>+<hex8>+<base64>, repeatable) or --witness-file (one vkey a line, # for
+  comments), the checkpoint must also carry valid cosignatures by --witness-threshold of those witnesses (default:
+  all of them); otherwise it is refused (witness_policy_unmet) before anything else is read. Then, against the state
   the last run saved (--state, default .oc/monitor-<project>.json): the same size with another root is a fork, a
   smaller size a rollback; a larger one reads the entry bundles of the new entries only, checks that each is a
   valid envelope (its kind's parser, its id, its signature) and that their hashes grow the saved tree into the
@@ -25,8 +29,9 @@ export const LOG_USAGE = `open-oc log monitor — follow a project's transparenc
   --project may come from $OC_PROJECT. --dir reads <dir>/checkpoint and <dir>/tile/… laid out as the URL paths
   (a mirror of the prefix), with no network. Without --once it checks again every --interval seconds (default 60),
   printing a line when the log grows, until a check fails (an unreachable fleet is reported and tried again).
-  Exit 0: OK. 1: FAILED (<reason>): checkpoint_unsigned, checkpoint_wrong_log, checkpoint_malformed, fork,
-  rollback, inconsistent, entry_invalid, tile_missing or unreachable. 2: a mistake in the command line.`;
+  Exit 0: OK. 1: FAILED (<reason>): checkpoint_unsigned, checkpoint_wrong_log, checkpoint_malformed,
+  witness_policy_unmet, fork, rollback, inconsistent, entry_invalid, tile_missing or unreachable. 2: a mistake in the
+  command line (a --witness that is no witness vkey, a threshold above the witnesses given, …).`;
 
 const OPTIONS = {
   project: { type: "string" },
@@ -39,18 +44,22 @@ const OPTIONS = {
   once: { type: "boolean", default: false },
   interval: { type: "string", default: "60" },
   "trust-from-checkpoint": { type: "boolean", default: false },
+  ...WITNESS_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 };
 
 const PROJECT_ID = /^proj_[0-9a-f]{24}$/;
 
 /** The audit public keys the checkpoints must be signed by, as the person gives them. */
-async function auditKeys(kit, values, fleetHost) {
+async function auditKeys(kit, values, fleetHost, projectId) {
   if (values.key && values.jwks) throw new UsageError("give --key or --jwks, not both");
   if (values.key) {
     const key = kit.parseVerifierKey(values.key);
     if (!key) throw new UsageError("--key is not a verifier key <name>+<hex8>+<base64> (GET <fleet>/api/log/key)");
-    if (key.name !== fleetHost) throw new UsageError(`--key is named ${key.name}, not the fleet's host ${fleetHost}`);
+    // The log's own name, or the fleet's host (the key's name before issue 48): the same audit key either way.
+    if (key.name !== kit.logOrigin(fleetHost, projectId) && key.name !== fleetHost) {
+      throw new UsageError(`--key is named ${key.name}, not the log ${kit.logOrigin(fleetHost, projectId)}`);
+    }
     return [key.publicKey];
   }
   if (!values.jwks) {
@@ -64,12 +73,17 @@ async function auditKeys(kit, values, fleetHost) {
   return keys;
 }
 
-/** The state the last run saved, if any: it must be a monitor's, of this very log. */
-function savedState(kit, file, origin) {
+/**
+ * The state the last run saved, if any: it must be a monitor's, of this very log. A state saved under the log's name
+ * before issue 48 is read as it is; the next successful check saves it under the new name.
+ */
+function savedState(kit, file, fleetHost, projectId) {
   if (!existsSync(file)) return undefined;
   const read = kit.parseMonitorState(readFileSync(file, "utf8"));
   if (!read.ok) throw new UsageError(`--state ${file} is not a monitor's state: ${read.detail}`);
-  if (read.state.origin !== origin) throw new UsageError(`--state ${file} is of the log ${read.state.origin}`);
+  if (!kit.logKeyName(read.state.origin, fleetHost, projectId)) {
+    throw new UsageError(`--state ${file} is of the log ${read.state.origin}`);
+  }
   return read.state;
 }
 
@@ -116,8 +130,9 @@ async function settings(kit, values) {
     fleetHost,
     interval,
     stateFile,
-    state: savedState(kit, stateFile, `${fleetHost}/log/${projectId}`),
-    keys: await auditKeys(kit, values, fleetHost),
+    state: savedState(kit, stateFile, fleetHost, projectId),
+    keys: await auditKeys(kit, values, fleetHost, projectId),
+    witnesses: witnessPolicyOf(kit, values),
     reader: values.dir ? dirReader(values.dir) : kit.httpLogReader({ fleet, projectId, token }),
   };
 }
@@ -138,6 +153,7 @@ async function check(kit, s, trustFromCheckpoint) {
     projectId: s.projectId,
     auditKeys: s.keys,
     trustFromCheckpoint,
+    ...s.witnesses,
   });
   if (!result.ok) return result;
   writeAtomically(s.stateFile, kit.stateJson(result.state));
@@ -147,7 +163,12 @@ async function check(kit, s, trustFromCheckpoint) {
 
 function okLine(s, result, trusted) {
   const started = trusted && result.previousSize === 0 && result.verified === 0 && result.checkpoint.size > 0;
-  const tail = started ? "; started from this checkpoint, the entries before it not checked" : "";
+  const from = started ? "; started from this checkpoint, the entries before it not checked" : "";
+  const witnesses = s.witnesses.witnesses;
+  const cosigned = result.cosigned
+    ? `; cosigned by ${result.cosigned.length} of ${witnesses.length} witnesses (${result.cosigned.map((c) => c.name).join(", ")})`
+    : "";
+  const tail = from + cosigned;
   return `OK: ${s.projectId} at size ${result.checkpoint.size} (${result.verified} new entries verified${tail})`;
 }
 

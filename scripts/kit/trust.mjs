@@ -34,3 +34,41 @@ export function trustedFleetHost(values, needer = "--checkpoint") {
   }
   return url.host;
 }
+
+/** The witness flags every command that checks a checkpoint takes: `--witness <vkey>` (repeatable), `--witness-file`, `--witness-threshold`. */
+export const WITNESS_OPTIONS = {
+  witness: { type: "string", multiple: true },
+  "witness-file": { type: "string" },
+  "witness-threshold": { type: "string" },
+};
+
+/** One vkey a line; blank lines and `#` comments are skipped. */
+function witnessFile(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new UsageError(`--witness-file ${file}: no such file`);
+  }
+  return text
+    .split("\n")
+    .map((line) => line.replace(/#.*/, "").trim())
+    .filter(Boolean);
+}
+
+/**
+ * The witness policy the person gives (issue 48): `{ witnesses, threshold }` for the kit, `{}` with no witness, or a
+ * usage error naming what is wrong (a vkey that is no witness's, a threshold above the witnesses listed).
+ */
+export function witnessPolicyOf(kit, values) {
+  const witnesses = [...(values.witness ?? []), ...(values["witness-file"] ? witnessFile(values["witness-file"]) : [])];
+  const given = values["witness-threshold"];
+  if (witnesses.length === 0) {
+    if (given !== undefined) throw new UsageError("--witness-threshold needs --witness <vkey> or --witness-file");
+    return {};
+  }
+  const threshold = given === undefined ? undefined : Number(given);
+  const read = kit.readWitnessPolicy({ witnesses, threshold });
+  if (!read.ok) throw new UsageError(`--witness: ${read.detail}`);
+  return { witnesses, threshold: read.threshold };
+}

@@ -1,9 +1,11 @@
 // A project's log as a fleet serves it, built in memory for monitor tests: the checkpoint signed by an audit key as
-// the fleet's host, every hash tile and entry bundle at the log's size by its path under the prefix (full tiles at
+// the log's origin `<fleet host>/api/log/<project>` (or, `legacy`, the form before issue 48: origin
+// `<fleet host>/log/<project>` signed as the host), optionally cosigned by witnesses, every hash tile and entry bundle at the log's size by its path under the prefix (full tiles at
 // `tile/<L>/<N>`, the edge at `.p/<W>`), from real signed envelopes. Written to a directory (the CLI test does), it
 // is a `--dir` mirror.
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { base64urlnopad } from "@scure/base";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { base64, base64urlnopad, hex } from "@scure/base";
 import { checkpointText } from "../../shared/tlog/checkpoint";
 import { leafHash } from "../../shared/tlog/merkle";
 import { signNote, verifierKey } from "../../shared/tlog/note";
@@ -15,17 +17,19 @@ import { newWallet } from "./wallet";
 export const FLEET_HOST = "fleet.example.test";
 export const FLEET = `https://${FLEET_HOST}`;
 export const PROJECT = "proj_0123456789abcdef01234567";
+export const LOG_ORIGIN = `${FLEET_HOST}/api/log/${PROJECT}`;
+export const LEGACY_ORIGIN = `${FLEET_HOST}/log/${PROJECT}`;
 
 const utf8 = new TextEncoder();
 
 export interface AuditKey {
   secret: Uint8Array;
   publicKey: Uint8Array;
-  /** The C2SP verifier key string, named for FLEET_HOST (what GET /api/log/key answers). */
+  /** The C2SP verifier key string, named for the log's origin (what GET /api/log/key?project_id= answers). */
   verifier: string;
 }
 
-export function auditKey(name = FLEET_HOST): AuditKey {
+export function auditKey(name = LOG_ORIGIN): AuditKey {
   const secret = ed25519.utils.randomSecretKey();
   const publicKey = ed25519.getPublicKey(secret);
   return { secret, publicKey, verifier: verifierKey({ name, publicKey }) };
@@ -61,20 +65,48 @@ export async function badlySignedEntry(): Promise<Uint8Array> {
 
 export interface LogOptions {
   key: AuditKey;
-  /** Signed as (default FLEET_HOST), and the origin's log (default `${FLEET_HOST}/log/${PROJECT}`). */
-  name?: string;
+  /** The origin's log (default LOG_ORIGIN, or LEGACY_ORIGIN when `legacy`), signed as (default: the origin, or the host). */
   origin?: string;
+  name?: string;
+  legacy?: boolean;
+  /** Witnesses that cosign the checkpoint (their lines after the log's signature, in this order). */
+  cosigners?: readonly Cosigner[];
+}
+
+export interface Cosigner {
+  name: string;
+  secret: Uint8Array;
+  /** The witness's vkey, `<name>+<hex8>+<base64(0x04 ‖ key)>`, made here from the tlog-cosignature text. */
+  vkey: string;
+}
+
+/** The key ID tlog-cosignature gives a witness: SHA-256(name ‖ "\n" ‖ 0x04 ‖ key)[:4], computed here. */
+const cosignerId = (name: string, publicKey: Uint8Array) =>
+  sha256(new Uint8Array([...utf8.encode(name), 0x0a, 0x04, ...publicKey])).slice(0, 4);
+
+export function cosigner(name: string): Cosigner {
+  const secret = ed25519.utils.randomSecretKey();
+  const publicKey = ed25519.getPublicKey(secret);
+  const material = base64.encode(new Uint8Array([0x04, ...publicKey]));
+  return { name, secret, vkey: `${name}+${hex.encode(cosignerId(name, publicKey))}+${material}` };
+}
+
+/** A witness's cosignature line on a checkpoint's text (cosignature/v1, written from the spec here). */
+export function cosignatureOf(witness: Cosigner, text: string, time = 1_800_000_000): string {
+  const stamp = new Uint8Array(8);
+  new DataView(stamp.buffer).setBigUint64(0, BigInt(time));
+  const signature = ed25519.sign(utf8.encode(`cosignature/v1\ntime ${time}\n${text}`), witness.secret);
+  const id = cosignerId(witness.name, ed25519.getPublicKey(witness.secret));
+  return `— ${witness.name} ${base64.encode(new Uint8Array([...id, ...stamp, ...signature]))}\n`;
 }
 
 /** The signed checkpoint of `entries`' tree. */
 export function signedCheckpoint(entries: readonly Uint8Array[], options: LogOptions): string {
   const { root, size } = integrate(0, new Map(), entries.map(leafHash));
-  const origin = options.origin ?? `${FLEET_HOST}/log/${PROJECT}`;
-  return signNote(
-    checkpointText({ origin, size, root, extensions: [] }),
-    options.name ?? FLEET_HOST,
-    options.key.secret,
-  );
+  const origin = options.origin ?? (options.legacy ? LEGACY_ORIGIN : LOG_ORIGIN);
+  const text = checkpointText({ origin, size, root, extensions: [] });
+  const note = signNote(text, options.name ?? (options.legacy ? FLEET_HOST : origin), options.key.secret);
+  return note + (options.cosigners ?? []).map((w) => cosignatureOf(w, text)).join("");
 }
 
 /** Every piece a tile client may read of the log of `entries`, by path under the prefix. */

@@ -24,6 +24,7 @@ import { parsePledgeEnvelope, verifyPledgeSignature } from "../../shared/envelop
 import { checkpointText } from "../../shared/tlog/checkpoint";
 import { leafHash, rootOf } from "../../shared/tlog/merkle";
 import { signNote } from "../../shared/tlog/note";
+import { type Cosigner, cosignatureOf, cosigner } from "../helpers/monitor-log";
 import { oc } from "../helpers/oc-cli";
 
 const ROOT = path.join(import.meta.dirname, "../..");
@@ -197,6 +198,54 @@ describe("oc CLI", () => {
       const refused = await verify(checkpoint, fleet);
       expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining("FAILED (checkpoint_wrong_log)")]);
     }
+  }, 60_000);
+
+  it("bundle verify --checkpoint: the log's new name, and --witness with a threshold (issue 48)", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const audit = { ...publicKey.export({ format: "jwk" }), kid: "kit-log", oc_use: "audit" };
+    const seed = Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url");
+    const principal = JSON.parse((await oc("key", "new")).stdout) as { wif: string };
+    const agent = JSON.parse((await oc("key", "new")).stdout) as { address: string };
+    const envelope = (await oc("delegate", "--wif", principal.wif, "--agent", agent.address, "--scope", SCOPE)).stdout;
+    const id = JSON.parse(envelope).id as string;
+    const bundle = await oneDelegationBundle("csv", "proj_log", "kit-log", envelope, privateKey);
+    const root = rootOf([leafHash(new TextEncoder().encode(envelope))]);
+    const origin = "fleet.example/api/log/proj_log";
+    const text = checkpointText({ origin, size: 1, root, extensions: [] });
+    const [w1, w2] = [cosigner("witness.example/w1"), cosigner("witness.example/w2")] as [Cosigner, Cosigner];
+    const file = (name: string, content: string) => {
+      writeFileSync(path.join(tmp, name), content);
+      return path.join(tmp, name);
+    };
+    const flags = [
+      file("w-bundle.csv", bundle),
+      ...["--jwks", file("w-jwks.json", JSON.stringify({ keys: [audit] }))],
+      ...["--leaves", file("w-leaves.json", JSON.stringify({ size: 1, ids: [id] }))],
+      ...["--fleet", "https://fleet.example"],
+    ];
+    const verify = (note: string, ...more: string[]) =>
+      oc("bundle", "verify", ...flags, "--checkpoint", file("w-note.txt", note), ...more);
+    const note = signNote(text, origin, seed);
+    const plain = await verify(note);
+    expect(plain.code, plain.stderr).toBe(0);
+    const witnesses = ["--witness", w1.vkey, "--witness", w2.vkey];
+    const both = await verify(note + cosignatureOf(w1, text) + cosignatureOf(w2, text), ...witnesses);
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stdout).toContain("each cosigned by at least 2 of the 2 witnesses given");
+    const one = await verify(note + cosignatureOf(w2, text), ...witnesses, "--witness-threshold", "1");
+    expect(one.code, one.stderr).toBe(0);
+    const below = await verify(note + cosignatureOf(w2, text), ...witnesses);
+    expect([below.code, below.stderr]).toEqual([1, expect.stringMatching(/^FAILED \(witness_policy_unmet\): /)]);
+    // The new origin signed under the host's name mixes the two forms: another log.
+    const mixed = await verify(signNote(text, "fleet.example", seed));
+    expect([mixed.code, mixed.stderr]).toEqual([1, expect.stringContaining("FAILED (checkpoint_wrong_log)")]);
+    const noCheckpoint = await oc("bundle", "verify", flags[0] as string, "--jwks", flags[2] as string, ...witnesses);
+    expect([noCheckpoint.code, noCheckpoint.stderr]).toEqual([
+      2,
+      expect.stringContaining("--witness needs --checkpoint"),
+    ]);
+    const tooMany = await verify(note, ...witnesses, "--witness-threshold", "3");
+    expect([tooMany.code, tooMany.stderr]).toEqual([2, expect.stringContaining("the threshold 3 is not between 1")]);
   }, 60_000);
 
   it("npx open-oc (and its alias npx oc) runs this package's own bin from a clone", async () => {

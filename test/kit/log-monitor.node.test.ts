@@ -6,13 +6,19 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFile
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { verifierKey } from "../../shared/tlog/note";
 import { background, freePort, until } from "../helpers/child-processes";
 import {
   type AuditKey,
   auditJwks,
   auditKey,
+  type Cosigner,
+  cosigner,
   envelopeEntries,
   FLEET,
+  LEGACY_ORIGIN,
+  LOG_ORIGIN,
+  type LogOptions,
   logPieces,
   PROJECT,
   signedCheckpoint,
@@ -34,8 +40,12 @@ let dirs = 0;
  * A directory holding the log of `logged` as a mirror of its prefix (a fresh one unless named). The checkpoint comes
  * last and whole (a rename), as a mirror should update it: a monitor reading meanwhile sees the old log or the new.
  */
-function mirror(logged: readonly Uint8Array[], dir = path.join(tmp, `log-${++dirs}`)): string {
-  for (const [piece, bytes] of logPieces(logged, { key })) {
+function mirror(
+  logged: readonly Uint8Array[],
+  dir = path.join(tmp, `log-${++dirs}`),
+  options: Omit<LogOptions, "key"> = {},
+): string {
+  for (const [piece, bytes] of logPieces(logged, { key, ...options })) {
     const file = path.join(dir, piece);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(`${file}.tmp`, bytes);
@@ -55,7 +65,7 @@ function expectOneLine(stderr: string) {
   expect(stderr).not.toMatch(/^\s+at /m);
 }
 
-describe("open-oc log monitor --dir", () => {
+describe("open-oc log monitor --dir", { timeout: 60_000 }, () => {
   it("--help prints the usage, exit 0; open-oc --help names it", async () => {
     for (const args of [
       ["log", "--help"],
@@ -151,7 +161,7 @@ describe("open-oc log monitor --dir", () => {
           "--key",
           key.verifier,
         ],
-        "not the fleet's host",
+        "not the log other.example/api/log/",
       ],
       [["log", "monitor", "--project", PROJECT, "--fleet", FLEET, "--key", key.verifier, "--state", state], "--token"],
       [
@@ -215,5 +225,85 @@ describe("open-oc log monitor --dir", () => {
     } finally {
       await proc.stop();
     }
+  });
+});
+
+describe("open-oc log monitor with witnesses, and across the log's rename", { timeout: 60_000 }, () => {
+  const [w1, w2, w3] = [cosigner("witness.example/w1"), cosigner("witness.example/w2"), cosigner("w3.example")] as [
+    Cosigner,
+    Cosigner,
+    Cosigner,
+  ];
+  const witnessFlags = ["--witness", w1.vkey, "--witness", w2.vkey, "--witness", w3.vkey];
+  const cosigned = (...by: Cosigner[]) => mirror(entries.slice(0, 5), undefined, { cosigners: by });
+
+  it("--witness ×3 --witness-threshold 2: two cosignatures verify, one is witness_policy_unmet (one line, exit 1)", async () => {
+    const ok = await monitor(
+      cosigned(w1, w3),
+      stateFile(),
+      "--key",
+      key.verifier,
+      ...witnessFlags,
+      "--witness-threshold",
+      "2",
+    );
+    expect(ok, ok.stderr).toMatchObject({
+      code: 0,
+      stdout: `OK: ${PROJECT} at size 5 (5 new entries verified; cosigned by 2 of 3 witnesses (${w1.name}, ${w3.name}))\n`,
+    });
+    const state = stateFile();
+    const below = await monitor(
+      cosigned(w2),
+      state,
+      "--key",
+      key.verifier,
+      ...witnessFlags,
+      "--witness-threshold",
+      "2",
+    );
+    expect(below.code).toBe(1);
+    expectOneLine(below.stderr);
+    expect(below.stderr).toMatch(/^FAILED \(witness_policy_unmet\): 1 of the 3 witnesses listed cosigned/);
+    expect(existsSync(state)).toBe(false);
+    // Without a threshold, every witness listed must cosign.
+    expect((await monitor(cosigned(w1, w3), stateFile(), "--key", key.verifier, ...witnessFlags)).code).toBe(1);
+  });
+
+  it("--witness-file: one vkey a line, comments and blank lines skipped", async () => {
+    const file = path.join(tmp, `witnesses-${++dirs}.txt`);
+    writeFileSync(file, `# our witnesses\n${w1.vkey}\n\n${w2.vkey}  # the second\n`);
+    const ok = await monitor(cosigned(w1, w2), stateFile(), "--key", key.verifier, "--witness-file", file);
+    expect(ok, ok.stderr).toMatchObject({ code: 0 });
+    expect(ok.stdout).toContain("cosigned by 2 of 2 witnesses");
+  });
+
+  it("witness mistakes: one line, exit 2", async () => {
+    const dir = cosigned(w1);
+    const cases: [string[], string][] = [
+      [["--witness", "nope"], "is not a witness vkey"],
+      [["--witness", key.verifier], "is not a witness vkey"],
+      [[...witnessFlags, "--witness-threshold", "4"], "the threshold 4 is not between 1 and the 3 witnesses"],
+      [[...witnessFlags, "--witness-threshold", "two"], "is not between 1 and the 3"],
+      [["--witness-threshold", "1"], "--witness-threshold needs --witness"],
+      [["--witness-file", path.join(tmp, "none.txt")], "no such file"],
+    ];
+    for (const [args, says] of cases) {
+      const result = await monitor(dir, stateFile(), "--key", key.verifier, ...args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expectOneLine(result.stderr);
+      expect(result.stderr).toContain(says);
+    }
+  });
+
+  it("a state saved under the old name (<host>/log/<project>, signed as the host) moves to the new one", async () => {
+    const state = stateFile();
+    // A verifier key named for the host (what GET /api/log/key answered before) is the same audit key.
+    const hostKey = verifierKey({ name: new URL(FLEET).host, publicKey: key.publicKey });
+    const old = await monitor(mirror(entries.slice(0, 8), undefined, { legacy: true }), state, "--key", hostKey);
+    expect(old, old.stderr).toMatchObject({ code: 0 });
+    expect(JSON.parse(readFileSync(state, "utf8"))).toMatchObject({ origin: LEGACY_ORIGIN, size: 8 });
+    const moved = await withKey(mirror(entries.slice(0, 12)), state);
+    expect(moved).toMatchObject({ code: 0, stdout: `OK: ${PROJECT} at size 12 (4 new entries verified)\n` });
+    expect(JSON.parse(readFileSync(state, "utf8"))).toMatchObject({ origin: LOG_ORIGIN, size: 12 });
   });
 });

@@ -54,7 +54,7 @@ describe("a log followed from its saved state", () => {
     expect(result).toMatchObject({ ok: true, previousSize: 0, verified: 300 });
     if (!result.ok) return;
     expect(result.state.size).toBe(300);
-    expect(result.state.origin).toBe(`${FLEET_HOST}/log/${PROJECT}`);
+    expect(result.state.origin).toBe(`${FLEET_HOST}/api/log/${PROJECT}`);
     expect(result.state.root).toBe(base64.encode(result.checkpoint.root));
     expect(result.state.frontier).toHaveLength(4); // one hash per set bit: 300 = 256 + 32 + 8 + 4
     expect(result.asked).toEqual(["checkpoint", "tile/entries/000", "tile/entries/001.p/44"]);

@@ -4,22 +4,26 @@
 // order, must give each checkpoint's root at its size. Two checkpoints that both match are consistent: the older
 // tree is a prefix of the newer one, by construction. CSV and JSON bundles carry the envelopes' bytes unchanged and
 // are read back exactly; ndjson cannot be (it turns an envelope's line breaks into spaces), so it is refused.
-// Each checkpoint must be this project's log on this fleet (issue 26): signed by a JWKS key marked `oc_use: "audit"`
-// under the fleet's host as key name, with origin `<fleet host>/log/<project id>`. The host is the caller's trusted
+// Each checkpoint must be this project's log on this fleet (issue 26): signed by a JWKS key marked `oc_use: "audit"`,
+// with origin `<fleet host>/api/log/<project id>` signed under that origin as key name (or, from before issue 48,
+// origin `<fleet host>/log/<project id>` under the host: shared/tlog/origin.ts). The host is the caller's trusted
 // input, never read from the checkpoint (which would let any log vouch for itself); the project id is the bundle's
-// signed manifest's.
+// signed manifest's. With a witness policy (issue 48), each checkpoint must also carry enough witnesses' cosignatures.
 import { base64urlnopad } from "@scure/base";
 import type { AuditFormat } from "../../audit/bundle-format";
 import { utf8 } from "../../crypto/digest";
 import { type Checkpoint, parseCheckpoint } from "../../tlog/checkpoint";
+import { type Cosignature, checkCosignatures, type WitnessFailure, type WitnessPolicy } from "../../tlog/cosignature";
 import { leafHash, rootOf } from "../../tlog/merkle";
 import { type NoteKey, openNote } from "../../tlog/note";
+import { legacyLogOrigin, logKeyName, logOrigin } from "../../tlog/origin";
 
 export type LogCheckFailure =
   | "format_unsupported" // an ndjson bundle: its envelopes' bytes are not the signed ones
   | "checkpoint_unsigned" // no audit key of the JWKS, under any name its signature lines give, verifies it
   | "checkpoint_wrong_log" // signed by an audit key, but under another host's name or for another log's origin
   | "checkpoint_malformed" // the signed text is not a checkpoint
+  | WitnessFailure // with a witness policy: too few of its witnesses cosigned, or the policy is no policy
   | "leaf_missing" // the leaf order names an envelope the bundle does not hold, or is shorter than a checkpoint
   | "root_mismatch"; // the bundle's envelopes, in the leaf order, give another root at the checkpoint's size
 
@@ -105,24 +109,34 @@ const noteKeys = (names: readonly string[], publicKeys: readonly Uint8Array[]): 
 /** The names a note's signature lines give. */
 const signerNames = (note: string) => [...note.matchAll(/^— (\S+) /gmu)].map((m) => m[1] as string);
 
-export type CheckpointFailure = "checkpoint_unsigned" | "checkpoint_wrong_log" | "checkpoint_malformed";
+export type CheckpointFailure =
+  | "checkpoint_unsigned"
+  | "checkpoint_wrong_log"
+  | "checkpoint_malformed"
+  | WitnessFailure;
 
 /**
  * A signed note read as the checkpoint of `projectId`'s log on the fleet at `fleetHost`: signed by one of the audit
- * keys `publicKeys` under the host's name, its origin `<fleet host>/log/<project id>`. What a bundle's log check and
- * a log monitor (kit/log/monitor.ts) both accept.
+ * keys `publicKeys`, with origin `<fleet host>/api/log/<project id>` under that origin as key name, or the form from
+ * before issue 48 (origin `<fleet host>/log/<project id>` under the host). With `witnesses`, it must carry valid
+ * cosignatures by enough of them (shared/tlog/cosignature.ts). What a bundle's log check and a log monitor
+ * (kit/log/monitor.ts) both accept.
  */
 export function openLogCheckpoint(
   note: string,
   publicKeys: readonly Uint8Array[],
   fleetHost: string,
   projectId: string,
-): { ok: true; checkpoint: Checkpoint } | { ok: false; reason: CheckpointFailure; detail: string } {
-  const opened = openNote(note, noteKeys([fleetHost], publicKeys));
+  witnesses?: WitnessPolicy,
+):
+  | { ok: true; checkpoint: Checkpoint; cosigned?: Cosignature[] }
+  | { ok: false; reason: CheckpointFailure; detail: string } {
+  const origin = logOrigin(fleetHost, projectId);
+  const opened = openNote(note, noteKeys([origin, fleetHost], publicKeys));
   if (!opened) {
-    // Told apart only for the message: an audit signature under another host's name is another fleet's log.
+    // Told apart only for the message: an audit signature under another name is another fleet's or project's log.
     if (openNote(note, noteKeys(signerNames(note), publicKeys))) {
-      const detail = `a checkpoint is signed as ${signerNames(note).join(", ")}, not as ${fleetHost}`;
+      const detail = `a checkpoint is signed as ${signerNames(note).join(", ")}, not as ${origin}`;
       return { ok: false, reason: "checkpoint_wrong_log", detail };
     }
     const detail = 'no audit key given (oc_use "audit" in the JWKS) signed a checkpoint';
@@ -130,12 +144,27 @@ export function openLogCheckpoint(
   }
   const checkpoint = parseCheckpoint(opened.text);
   if (!checkpoint) return { ok: false, reason: "checkpoint_malformed", detail: "the signed text is no checkpoint" };
-  const origin = `${fleetHost}/log/${projectId}`;
-  if (checkpoint.origin !== origin) {
-    const detail = `a checkpoint is of the log ${checkpoint.origin}, not ${origin}`;
+  const name = logKeyName(checkpoint.origin, fleetHost, projectId);
+  if (!name || !opened.signedBy.includes(name)) {
+    const expected = `${origin} (or ${legacyLogOrigin(fleetHost, projectId)} signed as ${fleetHost})`;
+    const detail = `a checkpoint is of the log ${checkpoint.origin} signed as ${opened.signedBy.join(", ")}, not ${expected}`;
     return { ok: false, reason: "checkpoint_wrong_log", detail };
   }
+  if (witnesses) {
+    const cosigned = checkCosignatures(note, witnesses);
+    if (!cosigned.ok) return { ok: false, reason: cosigned.reason, detail: cosigned.detail };
+    return { ok: true, checkpoint, cosigned: cosigned.cosigned };
+  }
   return { ok: true, checkpoint };
+}
+
+/** The witness policy of options that name witnesses, if they do (`{ witnesses, threshold }`: one shape everywhere). */
+export function witnessPolicy(options: {
+  witnesses?: readonly string[];
+  threshold?: number;
+}): WitnessPolicy | undefined {
+  if (options.witnesses === undefined) return undefined;
+  return { witnesses: options.witnesses, ...(options.threshold !== undefined && { threshold: options.threshold }) };
 }
 
 export function checkBundleLog(input: {
@@ -150,6 +179,9 @@ export function checkBundleLog(input: {
   projectId: string;
   /** The fleet's host (`new URL(fleet origin).host`, e.g. "fleet.example.com"), told by the caller, not read. */
   fleetHost: string;
+  /** Witnesses' vkeys: each checkpoint must carry valid cosignatures by `threshold` of them (default all). */
+  witnesses?: readonly string[];
+  threshold?: number;
 }): LogCheck {
   if (input.format === "ndjson") {
     return { ok: false, reason: "format_unsupported", detail: "check the log against the CSV or JSON export" };
@@ -158,7 +190,7 @@ export function checkBundleLog(input: {
   const audit = auditKeys(input.jwks);
   const checked: Checkpoint[] = [];
   for (const note of input.checkpoints) {
-    const opened = openLogCheckpoint(note, audit, input.fleetHost, input.projectId);
+    const opened = openLogCheckpoint(note, audit, input.fleetHost, input.projectId, witnessPolicy(input));
     if (!opened.ok) return opened;
     const { checkpoint } = opened;
     const hashes = [];

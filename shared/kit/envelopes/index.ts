@@ -9,6 +9,16 @@ export {
   newKey,
 } from "../../bitcoin/signer";
 export {
+  type Cosignature,
+  checkCosignatures,
+  cosignerVerifierKey,
+  parseCosignerKey,
+  readWitnessPolicy,
+  type WitnessCheck,
+  type WitnessFailure,
+  type WitnessPolicy,
+} from "../../tlog/cosignature";
+export {
   type AbandonmentBuildInput,
   type ActionInput,
   abandonment,

@@ -5,11 +5,13 @@
 // no consistency proof is trusted. Pure but for the reader, so the same code serves HTTP and a directory of tiles.
 import type { EnvelopeKind } from "../../audit/bundle-format";
 import type { Checkpoint } from "../../tlog/checkpoint";
+import type { Cosignature } from "../../tlog/cosignature";
 import { extendFrontier, type Frontier, frontierFromTiles, frontierRoot, tilesForFrontier } from "../../tlog/frontier";
 import { type Hash, leafHash } from "../../tlog/merkle";
+import { logKeyName } from "../../tlog/origin";
 import { TILE_WIDTH, tileKey, tileWidth } from "../../tlog/tiles";
 import { checkEnvelope } from "../envelopes/bundle";
-import { type CheckpointFailure, openLogCheckpoint } from "../envelopes/bundle-log";
+import { type CheckpointFailure, openLogCheckpoint, witnessPolicy } from "../envelopes/bundle-log";
 import type { EnvelopeKindLabel } from "../envelopes/register";
 import { firstStray, type Get, type LogReader, readBundle, readTile, same } from "./pieces";
 import { encodeHash, type MonitorState, stateFrontier } from "./state";
@@ -24,7 +26,15 @@ export type MonitorFailure =
   | "unreachable"; // the reader failed (network, or an HTTP answer other than 404)
 
 export type MonitorResult =
-  | { ok: true; state: MonitorState; checkpoint: Checkpoint; previousSize: number; verified: number }
+  | {
+      ok: true;
+      state: MonitorState;
+      checkpoint: Checkpoint;
+      previousSize: number;
+      verified: number;
+      /** With `witnesses`: the listed witnesses whose cosignature verified. */
+      cosigned?: Cosignature[];
+    }
   | { ok: false; reason: MonitorFailure; detail: string; note?: string };
 
 export interface MonitorInput {
@@ -41,6 +51,12 @@ export interface MonitorInput {
    * verifying every entry from 0: the entries before it are not checked.
    */
   trustFromCheckpoint?: boolean;
+  /**
+   * Witnesses' vkeys (`<name>+<hex8>+<base64(0x04 ‖ key)>`): the checkpoint must carry valid cosignatures by
+   * `threshold` of them (default all), or it is refused with `witness_policy_unmet` before anything else is read.
+   */
+  witnesses?: readonly string[];
+  threshold?: number;
 }
 
 type Failure = Extract<MonitorResult, { ok: false }>;
@@ -127,14 +143,16 @@ async function step(input: MonitorInput, get: Get): Promise<MonitorResult> {
   const note = await get("checkpoint");
   if (!note) return fail("tile_missing", "the log serves no checkpoint");
   const text = new TextDecoder().decode(note);
-  const opened = openLogCheckpoint(text, input.auditKeys, input.fleetHost, input.projectId);
+  const opened = openLogCheckpoint(text, input.auditKeys, input.fleetHost, input.projectId, witnessPolicy(input));
   if (!opened.ok) {
     if (opened.reason !== "checkpoint_unsigned") return opened;
-    return fail(opened.reason, `no audit key given signed the checkpoint as ${input.fleetHost}`);
+    return fail(opened.reason, `no audit key given signed the checkpoint as this project's log on ${input.fleetHost}`);
   }
   const { checkpoint } = opened;
+  const cosigned = opened.cosigned && { cosigned: opened.cosigned };
   const { state } = input;
-  if (state && state.origin !== checkpoint.origin) {
+  // A state saved under the log's name before issue 48 is the same log: it is compared and saved under the new name.
+  if (state && !logKeyName(state.origin, input.fleetHost, input.projectId)) {
     throw new RangeError(`the saved state is of the log ${state.origin}, not ${checkpoint.origin}`);
   }
   const previousSize = state?.size ?? 0;
@@ -148,7 +166,8 @@ async function step(input: MonitorInput, get: Get): Promise<MonitorResult> {
       const detail = `at size ${state.size} the saved root ${state.root} and the checkpoint's root ${root} differ`;
       return { ...fail("fork", detail), note: text };
     }
-    return { ok: true, state: { ...state, checkpoint: text }, checkpoint, previousSize, verified: 0 };
+    const kept = { ...state, origin: checkpoint.origin, checkpoint: text };
+    return { ok: true, state: kept, checkpoint, previousSize, verified: 0, ...cosigned };
   }
   const start = state ? stateFrontier(state) : { size: 0, hashes: [] };
   const frontier =
@@ -164,7 +183,7 @@ async function step(input: MonitorInput, get: Get): Promise<MonitorResult> {
     checkpoint: text,
   };
   const verified = !state && input.trustFromCheckpoint ? 0 : checkpoint.size - start.size;
-  return { ok: true, state: saved, checkpoint, previousSize, verified };
+  return { ok: true, state: saved, checkpoint, previousSize, verified, ...cosigned };
 }
 
 /**

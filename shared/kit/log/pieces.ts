@@ -1,7 +1,9 @@
 // Reading a log's pieces for a monitor (kit/log/monitor.ts): hash tiles and entry bundles at exactly the width the
 // verified checkpoint requires (tlog-tiles: a client fetches no other partial tile), falling back to the full tile,
 // whose prefix a partial one is, as a log may delete partial tiles once they fill. A piece that is absent or not
-// well-formed is answered with why, for the monitor's `tile_missing`.
+// well-formed is answered with why, for the monitor's `tile_missing`. Entry bundles are served gzip-compressed
+// (tlog-tiles: `Content-Encoding: gzip`, issue 48); an HTTP client decodes them, and bytes still gzipped (a fetch
+// that does not decode, a mirror that stored what it was sent) are decompressed here.
 import type { Hash } from "../../tlog/merkle";
 import { decodeEntryBundle, entriesPath, HASH_SIZE, TILE_WIDTH, tilePath, tileWidth } from "../../tlog/tiles";
 
@@ -26,13 +28,37 @@ export async function readTile(get: Get, level: number, index: number, width: nu
   return bytes.subarray(0, width * HASH_SIZE);
 }
 
+/** Gzip's magic number and its one compression method (RFC 1952): 0x1f 0x8b 0x08. */
+const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 0x08;
+
+/** The bytes gzip-decompressed, or undefined when they are no gzip stream. */
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  try {
+    const stream = new Response(new Uint8Array(bytes)).body?.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A bundle's entries from its bytes as read: decoded as they are, or once gunzipped when they are gzip and do not
+ * decode to `width` entries as they are (a bundle's first two bytes are a length: 0x1f8b could begin one).
+ */
+async function bundleEntries(bytes: Uint8Array, width: number): Promise<Uint8Array[] | undefined> {
+  const plain = decodeEntryBundle(bytes);
+  if ((plain && plain.length >= width) || !isGzip(bytes)) return plain;
+  const inflated = await gunzip(bytes);
+  return (inflated && decodeEntryBundle(inflated)) ?? plain;
+}
+
 /** Entry bundle `index`'s first `width` entries, or why they cannot be read. */
 export async function readBundle(get: Get, index: number, width: number): Promise<Uint8Array[] | string> {
   const path = entriesPath(index, width);
   const exact = await get(path);
   const bytes = exact ?? (width < TILE_WIDTH ? await get(entriesPath(index, TILE_WIDTH)) : undefined);
   if (!bytes) return `${path} is not served`;
-  const entries = decodeEntryBundle(bytes);
+  const entries = await bundleEntries(bytes, width);
   if (!entries || entries.length < width || (exact && entries.length !== width)) {
     return `${path} does not hold ${width} length-prefixed entries`;
   }

@@ -6,7 +6,7 @@ import { type Frontier, frontierRoot } from "../../tlog/frontier";
 import { fromBase64 } from "../../tlog/note";
 
 export interface MonitorState {
-  /** The checkpoint's origin, `<fleet host>/log/<project id>`. */
+  /** The checkpoint's origin, `<fleet host>/api/log/<project id>` (`<fleet host>/log/<project id>` before issue 48). */
   origin: string;
   size: number;
   /** MTH of the first `size` leaves, base64. */

@@ -116,6 +116,9 @@ export const REASON_TABLE = {
   delegation_scope_violated: { status: 403, message: "This goes beyond what the delegation allows." },
   // fleet: /api/health/deep when a binding does not answer
   dependency_unavailable: { status: 503, message: "A service this depends on is not answering." },
+  // load shed (issue 47): a registration refused before any work because this isolate or D1 is past what it can
+  // take (a wait past the budget, D1's own overload or restart errors); Retry-After says when to try again
+  overloaded: { status: 503, message: "We are too busy to take this right now. Try again in a few seconds." },
   // auth host (service-spec "Auth host errors")
   not_authenticated: { status: 401, message: "You are not signed in." },
   not_in_roster: { status: 403, message: "That account is no longer signed in on this browser. Sign in again." },

@@ -4,6 +4,7 @@
 import { AppError, type Reason } from "../errors";
 import { errorClass } from "../http/request-line";
 import { logEvent } from "../http/request-log";
+import { d1Unavailable, overloadedByD1 } from "./d1-unavailable";
 
 const CONSTRAINT = /constraint failed|UNIQUE|FOREIGN KEY|CHECK/i;
 
@@ -15,6 +16,9 @@ export async function asWriteFailure<T>(
     return await write();
   } catch (err) {
     if (err instanceof AppError || CONSTRAINT.test(String(err))) throw err;
+    // D1's own "not now" (overloaded, restarting): a 503 with Retry-After, not a failed write (d1-unavailable.ts).
+    const unavailable = d1Unavailable(err);
+    if (unavailable) throw overloadedByD1(unavailable);
     logEvent(undefined, "database_write_failed", { reason, error: errorClass(err) }, "error");
     throw new AppError(reason);
   }

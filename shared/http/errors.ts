@@ -3,6 +3,7 @@
 import type { Context, Env, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { d1Unavailable, overloadedByD1 } from "../db/d1-unavailable";
 import { AppError, errorResponse, type Reason } from "../errors";
 import { errorClass } from "./request-line";
 import { noteRefusal } from "./request-log";
@@ -15,6 +16,9 @@ const HTTP_EXCEPTION_REASON: Record<number, Reason> = {
 
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof AppError) return refuse(c, err);
+  // D1 overloaded or restarting under any route: 503 `overloaded` with Retry-After, never a 500 (d1-unavailable.ts).
+  const unavailable = d1Unavailable(err);
+  if (unavailable) return refuse(c, overloadedByD1(unavailable));
   if (err instanceof HTTPException) {
     const reason = err.message.startsWith("Malformed JSON") ? "malformed_json" : HTTP_EXCEPTION_REASON[err.status];
     if (reason) return refuse(c, new AppError(reason));

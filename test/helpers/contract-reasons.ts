@@ -16,5 +16,8 @@ function rows(page: string, heading: string): Map<string, number> {
 /** The registry's compatibility reasons: reason → status, in the page's order. */
 export const compatibilityReasons = (page: string) => rows(page, "## The registry's compatibility reasons");
 
+/** The refusals that shed load (a 503 with Retry-After): reason → status. */
+export const overloadReasons = (page: string) => rows(page, "## Overload");
+
 /** The auth host's session errors: reason → status. */
 export const authHostReasons = (page: string) => rows(page, "## The auth host's session errors");

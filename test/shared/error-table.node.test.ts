@@ -6,7 +6,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { REASONS, SPEC_REASON_COUNT } from "../../shared/errors";
 import { mountMetaRoutes } from "../../shared/http/meta-routes";
-import { authHostReasons, compatibilityReasons } from "../helpers/contract-reasons";
+import { authHostReasons, compatibilityReasons, overloadReasons } from "../helpers/contract-reasons";
 
 const contract = readFileSync(path.join(import.meta.dirname, "../../docs/errors.md"), "utf8");
 
@@ -41,12 +41,17 @@ describe("error table against docs/errors.md", () => {
     }
   });
 
+  it("holds the overload refusal with its status (a 503 with Retry-After, issue 47)", () => {
+    expect([...overloadReasons(contract)]).toEqual([["overloaded", 503]]);
+    expect(REASONS.overloaded).toBe(503);
+  });
+
   it("serves at /api/reasons every promised reason, in the page's order, with its status and a sentence", async () => {
     const list = await served();
     const head = list.slice(0, SPEC_REASON_COUNT).map(({ reason, status }) => [reason, status] as const);
     expect(new Map(head)).toEqual(compatibilityReasons(contract));
     expect([...new Map(head).keys()]).toEqual([...compatibilityReasons(contract).keys()]);
-    for (const [reason, status] of authHostReasons(contract)) {
+    for (const [reason, status] of [...authHostReasons(contract), ...overloadReasons(contract)]) {
       const entry = list.find((e) => e.reason === reason);
       expect(entry, reason).toBeDefined();
       expect(entry?.status, reason).toBe(status);

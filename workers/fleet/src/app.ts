@@ -15,6 +15,7 @@ import { hasCredential } from "./credential";
 import type { FleetEnv } from "./env";
 import { integrateAfterWrite } from "./log/after-write";
 import { loggedCaller } from "./log-caller";
+import { shedRegistrations } from "./overload/shed";
 import { confirmRefusedAccess } from "./registry/intake";
 import { activityRoutes } from "./routes/activity";
 import { adminLogRoutes } from "./routes/admin-log";
@@ -48,6 +49,7 @@ export const app = new OpenAPIHono<FleetEnv>();
 
 app.use("*", requestLog<FleetEnv>({ worker: "fleet", caller: loggedCaller }));
 app.use("*", securityHeaders());
+app.use("/api/*", shedRegistrations);
 app.use("*", limitBody());
 app.use("/api/*", sameOrigin({ exempt: hasBearer }));
 app.use(

@@ -39,11 +39,16 @@ export interface FleetBindings extends FleetGeneratedBindings, StripeEnv, Btcpay
   FLEET_SIGNING_KEY?: string;
   /** Optional: ms from a registration's poke to its log's next integration (default 1000; docs/log.md). */
   LOG_CHECKPOINT_INTERVAL_MS?: string;
+  /** Optional: the log's witnesses, JSON `[{"vkey", "url"}]` (docs/log.md "Witnesses"; log/witness/config.ts). */
+  LOG_WITNESSES?: string;
   /** Optional: the auth host's public JWKs (JSON array); without it they are read from AUTH's JWKS. */
   AUTH_PUBLIC_KEYS?: string;
   /** Optional price overrides (shared/billing/plans.ts): pro by card in US cents a month, over lightning in sats. */
   BILLING_PRO_USD_CENTS?: string;
   BILLING_PRO_SATS?: string;
+  /** Optional: the registration gate's bounds (overload/gate.ts; default 512 in flight, a 500 ms predicted wait). */
+  OVERLOAD_MAX_IN_FLIGHT?: string;
+  OVERLOAD_BUDGET_MS?: string;
 }
 
 export type FleetEnv = {

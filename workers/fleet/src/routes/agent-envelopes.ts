@@ -24,7 +24,7 @@ import { EnvelopeRecord, envelopeView, LogIndex } from "../registry/views";
 import { ProjectId } from "../schemas";
 
 export const agentRoutes = routeGroup<FleetEnv>();
-export const AGENT_ERRORS: Reason[] = [...REGISTRATION_ERRORS, "role_forbidden"];
+export const AGENT_ERRORS: Reason[] = [...REGISTRATION_ERRORS, "role_forbidden", "overloaded"];
 
 for (const federation of [false, true]) {
   agentRoutes.openapi(

@@ -89,6 +89,7 @@ for (const path of ["/api/pledges/{id}/outcome", "/api/pledge-outcomes"] as cons
         ),
         ...errorResponses(
           ...REGISTRATION_ERRORS,
+          "overloaded",
           "pledge_not_pending",
           "pledge_expired",
           "pledge_not_expired",
@@ -122,7 +123,13 @@ for (const path of ["/api/pledges/{id}/abandon", "/api/pledge-abandonments"] as 
           z.object({ ok: z.literal(true), abandonment: EnvelopeRecord, log_index: LogIndex }),
           "Registered; the pledge is abandoned",
         ),
-        ...errorResponses(...REGISTRATION_ERRORS, "pledge_not_pending", "pledge_expired", "signer_must_be_swearer"),
+        ...errorResponses(
+          ...REGISTRATION_ERRORS,
+          "overloaded",
+          "pledge_not_pending",
+          "pledge_expired",
+          "signer_must_be_swearer",
+        ),
       },
     }),
     async (c) => {

@@ -30,6 +30,7 @@ pledgeRoutes.openapi(
       201: json(z.object({ ok: z.literal(true), pledge: EnvelopeRecord, log_index: LogIndex }), "Registered"),
       ...errorResponses(
         ...REGISTRATION_ERRORS,
+        "overloaded",
         "delegation_not_found",
         "delegation_inactive",
         "agent_must_match_delegation",

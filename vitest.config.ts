@@ -22,6 +22,8 @@ const root = import.meta.dirname;
  */
 const ONE_DATABASE_TESTS = [
   "test/fleet/log-bounded-reads.test.ts",
+  // Migrates a database of its own (MIGRATION_DB, the fleet project's only) from 0020 to 0021.
+  "test/fleet/migration-0021.test.ts",
   "test/fleet/registration-round-trips.test.ts",
   "test/fleet/registration-rows.test.ts",
   "test/fleet/registry-query-plans.test.ts",
@@ -207,7 +209,17 @@ export default {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: path.join(root, "workers/fleet/wrangler.toml") },
-              miniflare: { bindings: fleetBindings, workers: [authStub] },
+              miniflare: {
+                bindings: fleetBindings,
+                workers: [authStub],
+                // wrangler.toml's two, and one that test/helpers/apply-migrations.ts leaves unmigrated (a migration's
+                // own test applies what it needs, test/fleet/migration-0021.test.ts).
+                d1Databases: {
+                  DB: "00000000-0000-0000-0000-000000000001",
+                  AUTH_DB: "00000000-0000-0000-0000-000000000001",
+                  MIGRATION_DB: "00000000-0000-0000-0000-0000000000c1",
+                },
+              },
             }),
           ],
           test: {

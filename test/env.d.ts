@@ -21,6 +21,8 @@ declare global {
       REGISTRY_SHARDS?: string;
       REGISTRY_1?: D1Database;
       REGISTRY_2?: D1Database;
+      /** fleet project: a database no setup file migrates, for a migration's own test (migration-0021.test.ts). */
+      MIGRATION_DB?: D1Database;
       /** fleet projects: its audit-signing key. */
       FLEET_SIGNING_KEY?: string;
       /** fleet project: the loopback webhook receiver (test/harness/webhook-receiver.mjs). */

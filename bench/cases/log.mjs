@@ -1,8 +1,8 @@
 // A project's transparency log served from its tiles (issue 29; docs/log.md): how fast the integrator turns seeded
 // leaves into tiles and checkpoints, and whether the checkpoint, inclusion-proof and consistency-proof routes stay
 // flat from 1,000 leaves to a million (each size against the same route at 1,000 leaves).
-// Each size is a project of its own whose `log_leaves` rows are seeded in D1 directly (a recursive CTE: envelope id
-// and leaf hash `printf('%064x', i)`; proofs do not care what the hashes are). The cron route pokes its integrator;
+// Each size is a project of its own whose leaves (envelope rows, each its leaf) are seeded in D1 directly (a recursive
+// CTE: envelope id and leaf hash `printf('%064x', i)`, an empty body; proofs do not care what the hashes are). The cron route pokes its integrator;
 // the size is then read from D1 every POLL_MS (no bucket spent), and the signed checkpoint the route serves is
 // checked once at the end. Sizes are integrated one after another, then every route is measured at every size in
 // rounds that go over the sizes in turn, so the machine's noise falls on all sizes alike; each figure is its best
@@ -57,9 +57,9 @@ async function seedLeaves(db, projectId, count) {
     const last = Math.min(done + SEED_CHUNK, count) - 1;
     await db
       .prepare(
-        `INSERT INTO log_leaves (project_id, idx, envelope_id, hash)
-         WITH RECURSIVE c(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM c WHERE i < ?)
-         SELECT ?, i, printf('%064x', i), printf('%064x', i) FROM c`,
+        `INSERT INTO envelopes (project_id, id, kind, body, created_at, leaf_idx, leaf_hash)
+         WITH RECURSIVE c(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM c WHERE i < ?2)
+         SELECT ?3, printf('%064x', i), 'action', '', 0, i, printf('%064x', i) FROM c`,
       )
       .bind(done, last, projectId)
       .run();

@@ -36,7 +36,9 @@ export async function seedProject(db, owner, tokens = 1) {
 
 /**
  * `count` filler rows in `projectId`, all action envelopes with `body` (a real signed action's bytes) under
- * distinct ids, generated inside SQLite in one statement per 50,000 rows.
+ * distinct ids, generated inside SQLite in one statement per 50,000 rows. They are in no log (`leaf_idx` null, as
+ * they had no `log_leaves` row before d1-migrations/0021), so the integrator has only the measured registrations to
+ * integrate, as before; every index a registration enters still holds an entry for each of them.
  */
 export async function seedEnvelopes(db, projectId, count, body, kind = "action") {
   const prefix = hex(8);

@@ -107,7 +107,7 @@ export async function checkpointProbe({ fleet, project, actions, net }) {
 export async function logsCaughtUp(db, since) {
   const behind = db.prepare(
     `SELECT count(*) AS n FROM projects p LEFT JOIN log_state s ON s.project_id = p.id
-     WHERE EXISTS (SELECT 1 FROM log_leaves l WHERE l.project_id = p.id AND l.idx >= coalesce(s.size, 0))`,
+     WHERE EXISTS (SELECT 1 FROM envelopes l WHERE l.project_id = p.id AND l.leaf_idx >= coalesce(s.size, 0))`,
   );
   while (performance.now() - since < GIVE_UP_MS) {
     if ((await behind.first()).n === 0) return Math.round(performance.now() - since);

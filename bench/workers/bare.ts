@@ -3,6 +3,7 @@
 // rate limit: what the runtime and the database cost by themselves. Beside them, the floors of two rows (what the
 // spec requires of the route and nothing else): a registration's writes with and without its signature check, and
 // the constant answered in a check hit's shape.
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { type Context, Hono } from "hono";
 import { verifyMessageSignature } from "../../shared/bitcoin/bip322";
 import { warmVerifier } from "../../shared/bitcoin/warm-up";
@@ -11,6 +12,7 @@ import { requestLine } from "../../shared/http/request-line";
 import { ANSWER_SECURITY_HEADERS } from "../../shared/http/security-headers";
 import { rateLimitPolicy, rateLimitValue } from "../../shared/rate-limit/middleware";
 import { READ_RULE } from "../../shared/rate-limit/rules";
+import { leafDigest } from "../../shared/tlog/leaf-digest";
 import { CHECK_CACHE_SECONDS } from "../../workers/verify/src/check-cache";
 
 type Env = { Bindings: { DB: D1Database } };
@@ -69,31 +71,35 @@ interface GuardedInput {
 /**
  * The writes of a registration and nothing else (an experiment's floor, not a row's baseline): the product's
  * statement in plain SQL, one round trip. The envelope is inserted only while the token is live, the project
- * writable, the parent delegation active and the envelope new; it carries an event id, so the database's trigger
- * writes its event and log leaf in the same statement. No body validation, no signature, no limiter: what D1 costs
- * for the route's own writes.
+ * writable, the parent delegation active and the envelope new; the row is its log leaf (its hash, which SQLite
+ * cannot compute, and the project's next leaf index, d1-migrations/0021), and it carries an event id, so the
+ * database's trigger writes its event when the project has an active endpoint. No body validation, no signature, no
+ * limiter: what D1 costs for the route's own writes.
  */
 async function insertGuarded(c: Context<Env>, input: GuardedInput) {
   const e = input.envelope as GuardedInput["envelope"] & Record<string, string | undefined>;
   const now = Date.now();
   const eventId = `evt_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
   const g = input.guard;
+  const body = JSON.stringify(e);
+  const hash = bytesToHex(await leafDigest(new TextEncoder().encode(body)));
   const { results } = await c.env.DB.prepare(
     `INSERT INTO envelopes (project_id, id, kind, body, agent_address, signer_address, delegation_id, scope_exercised,
-       content_hash, content_length, content_mime, signed_at, created_at, event_id)
-     SELECT ?, ?, 'action', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       content_hash, content_length, content_mime, signed_at, created_at, event_id, leaf_hash, leaf_idx)
+     SELECT ?, ?, 'action', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+       (select coalesce(max(leaf_idx) + 1, 0) from envelopes where project_id = ?)
      WHERE exists (select 1 from api_tokens join members on members.project_id = api_tokens.project_id
          and members.address = api_tokens.created_by and members.role = 'owner'
          where api_tokens.id = ? and api_tokens.revoked_at is null and api_tokens.expires_at > ?)
        AND exists (select 1 from projects where id = ? and archived_at is null)
        AND exists (select 1 from envelopes where project_id = ? and id = ? and kind = 'delegation' and status = 'active')
        AND not exists (select 1 from envelopes where project_id = ? and id = ?)
-     RETURNING seq, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending`,
+     RETURNING seq, leaf_idx, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending`,
   )
     .bind(
       input.project_id,
       e.id,
-      JSON.stringify(e),
+      body,
       e.agent?.address ?? null,
       e.agent?.address ?? null,
       e.delegation_id ?? null,
@@ -104,6 +110,8 @@ async function insertGuarded(c: Context<Env>, input: GuardedInput) {
       e.signed_at ?? null,
       now,
       eventId,
+      hash,
+      input.project_id,
       g.token_id,
       now,
       g.project_id,

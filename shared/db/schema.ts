@@ -176,12 +176,14 @@ export const adminLog = sqliteTable(
 /**
  * Registered envelopes of every kind, content-addressed: (project, id) is unique, so a re-post is refused by the
  * database. `body` holds the envelope bytes exactly as received; the audit export and webhooks return them.
- * `seq` orders registrations (replay order within a kind).
+ * `seq` orders registrations (replay order within a kind): the rowid, without AUTOINCREMENT since 0021 (its counter
+ * was a row written per registration; envelopes are never deleted, so no seq is reused). Each row is also its
+ * project's transparency-log leaf (`leafIdx`, `leafHash`; issue 47: no row of its own).
  */
 export const envelopes = sqliteTable(
   "envelopes",
   {
-    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    seq: integer("seq").primaryKey(),
     projectId: text("project_id").notNull(),
     id: text("id").notNull(),
     kind: text("kind").notNull(), // delegation | subdelegation | action | revocation | pledge | outcome | abandonment
@@ -208,25 +210,38 @@ export const envelopes = sqliteTable(
     createdAt: integer("created_at").notNull(),
     /**
      * The registration's event (outbox.id). Set by a registration's insert: the `envelopes_registered` trigger
-     * (d1-migrations/0009) then writes that event and the log leaf in the same statement. Null for rows from before.
+     * (d1-migrations/0021) then writes that event in the same statement. Null for rows from before.
      */
     eventId: text("event_id"),
     /**
      * The RFC 9162 leaf hash of `body`, hex, computed by the registration (the worker has the bytes; SQLite has no
-     * SHA-256): the `envelopes_registered` trigger copies it into the envelope's `log_leaves` row in the same
-     * statement (d1-migrations/0010). Null for rows from before; their leaves are hashed by the cron.
+     * SHA-256). Null for leaves from before registrations carried it, until the cron hashes them
+     * (registry/leaf-hashes.ts); the log extends only over hashed leaves.
      */
     leafHash: text("leaf_hash"),
+    /**
+     * The envelope's leaf index in its project's log (from 0, in registration order), given by the registration's
+     * own insert (`max + 1` in the same statement). Null only for a row written around a registration (none is).
+     */
+    leafIdx: integer("leaf_idx"),
   },
   (t) => [
     uniqueIndex("envelopes_project_id").on(t.projectId, t.id),
     index("envelopes_project_kind").on(t.projectId, t.kind, t.seq),
+    // The log's leaves in order (integration, proofs' entries, recovery) and an envelope's leaf by its row.
+    uniqueIndex("envelopes_leaf").on(t.projectId, t.leafIdx),
+    // The leaves still to hash (from before registrations carried their hash): the cron's bounded slices find them
+    // without scanning the hashed ones; a registration, which carries its hash, never enters it.
+    index("envelopes_unhashed")
+      .on(t.projectId, t.leafIdx)
+      .where(sql`leaf_hash IS NULL AND leaf_idx IS NOT NULL`),
     // Partial where a column is set only for some kinds, so a registration enters only the indexes its kind needs
     // (a row written per index entry is what D1 bills; docs/scale.md, "What it costs"). A query's `col = ?`
     // implies `col IS NOT NULL`, so SQLite uses these without the query saying so; the two on pledges need the
     // query to say `kind = 'pledge'` as a literal (registry/pledge-rows.ts).
     index("envelopes_parent").on(t.projectId, t.parentId).where(sql`parent_id IS NOT NULL`),
-    index("envelopes_delegation").on(t.projectId, t.delegationId).where(sql`delegation_id IS NOT NULL`),
+    // A delegation's actions (a revocation carries a delegation id too, but no read lists by it through here).
+    index("envelopes_delegation").on(t.projectId, t.delegationId).where(sql`kind = 'action'`),
     index("envelopes_swearer").on(t.swearer).where(sql`swearer IS NOT NULL`),
     index("envelopes_pledge_id").on(t.id).where(sql`kind = 'pledge'`),
     index("envelopes_pledges_pending").on(t.expiresAt).where(sql`kind = 'pledge' AND status = 'pending'`),
@@ -253,29 +268,6 @@ export const outbox = sqliteTable(
     fannedOutAt: integer("fanned_out_at"),
   },
   (t) => [index("outbox_pending").on(t.fannedOutAt, t.createdAt)],
-);
-
-/**
- * Each project's transparency log (issue 18): leaf `idx` (from 0) is the project's idx-th registration, in the
- * registry's replay order, written in the registration's own batch. `hash` is the RFC 9162 leaf hash of the
- * envelope's stored bytes, hex; rows from before the log existed have it null until first read (it is derived
- * from the envelope, so filling it later changes nothing).
- */
-export const logLeaves = sqliteTable(
-  "log_leaves",
-  {
-    projectId: text("project_id").notNull(),
-    idx: integer("idx").notNull(),
-    envelopeId: text("envelope_id").notNull(),
-    hash: text("hash"),
-  },
-  (t) => [
-    primaryKey({ columns: [t.projectId, t.idx] }),
-    uniqueIndex("log_leaves_envelope").on(t.projectId, t.envelopeId),
-    // The leaves still to hash (rows from before registrations carried their hash): the cron's bounded slices and
-    // a log read's "hashed prefix" find them without scanning the hashed ones.
-    index("log_leaves_unhashed").on(t.projectId, t.idx).where(sql`hash is null`),
-  ],
 );
 
 /**

@@ -40,24 +40,18 @@ const activity = async (client: FleetClient, projectId: string, window = "24h") 
   return res.body;
 };
 
-/** Envelopes and their leaves written straight into D1, one per creation time, kinds in turn; leaves hashed. */
+/** Envelopes (each its leaf) written straight into D1, one per creation time, kinds in turn; leaves hashed. */
 async function seeded(projectId: string, times: readonly number[], kinds = ["action"]): Promise<void> {
   const db = await registryDb(projectId);
   const json = JSON.stringify(times.map((t, i) => ({ t, k: kinds[i % kinds.length] })));
-  await db.batch([
-    db
-      .prepare(
-        `INSERT INTO envelopes (project_id, id, kind, body, created_at)
-         SELECT ?, printf('%064x', key), value ->> 'k', '{"n":' || key || '}', value ->> 't' FROM json_each(?)`,
-      )
-      .bind(projectId, json),
-    db
-      .prepare(
-        `INSERT INTO log_leaves (project_id, idx, envelope_id, hash)
-         SELECT ?, key, printf('%064x', key), printf('%064x', key + 1) FROM json_each(?)`,
-      )
-      .bind(projectId, json),
-  ]);
+  await db
+    .prepare(
+      `INSERT INTO envelopes (project_id, id, kind, body, created_at, leaf_idx, leaf_hash)
+       SELECT ?, printf('%064x', key), value ->> 'k', '{"n":' || key || '}', value ->> 't', key, printf('%064x', key + 1)
+       FROM json_each(?)`,
+    )
+    .bind(projectId, json)
+    .run();
 }
 
 describe("a project's registrations and log size", () => {
@@ -141,19 +135,14 @@ describe("a project's registrations and log size", () => {
     for (let start = 0; start < TOTAL; start += 10_000) {
       const db = await registryDb(projectId);
       const rows = `WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${start + 9_999})`;
-      await db.batch([
-        db
-          .prepare(
-            `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at)
-             SELECT ?, printf('%064x', i), json_extract(?, '$[' || (i % 7) || ']'), '{}', (? - (i % 720)) * ${HOUR_MS} FROM n`,
-          )
-          .bind(projectId, JSON.stringify(kinds), h0),
-        db
-          .prepare(
-            `${rows} INSERT INTO log_leaves (project_id, idx, envelope_id, hash) SELECT ?, i, printf('%064x', i), printf('%064x', i + 1) FROM n`,
-          )
-          .bind(projectId),
-      ]);
+      await db
+        .prepare(
+          `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at, leaf_idx, leaf_hash)
+           SELECT ?, printf('%064x', i), json_extract(?, '$[' || (i % 7) || ']'), '{}', (? - (i % 720)) * ${HOUR_MS}, i,
+             printf('%064x', i + 1) FROM n`,
+        )
+        .bind(projectId, JSON.stringify(kinds), h0)
+        .run();
     }
     await integrateLog(projectId);
     const db = await registryDb(projectId);

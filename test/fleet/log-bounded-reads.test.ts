@@ -19,17 +19,15 @@ const BIG = 100_000;
 const HASHED = 60_000;
 const hex64 = (n: number) => n.toString(16).padStart(64, "0");
 
-/** `n` registrations written straight into D1 (one statement each table), the first `hashed` leaves with a hash. */
+/** `n` registrations written straight into D1 (one statement), the first `hashed` leaves with a hash. */
 async function seeded(projectId: string, n: number, hashed: number): Promise<void> {
   const rows = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
-  await env.DB.batch([
-    env.DB.prepare(
-      `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at) SELECT ?, printf('%064x', i), 'action', '{"n":' || i || '}', 0 FROM n`,
-    ).bind(projectId),
-    env.DB.prepare(
-      `${rows} INSERT INTO log_leaves (project_id, idx, envelope_id, hash) SELECT ?, i, printf('%064x', i), ${`CASE WHEN i < ${hashed} THEN printf('%064x', i + 1) END`} FROM n`,
-    ).bind(projectId),
-  ]);
+  await env.DB.prepare(
+    `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at, leaf_idx, leaf_hash)
+     SELECT ?, printf('%064x', i), 'action', '{"n":' || i || '}', 0, i, CASE WHEN i < ${hashed} THEN printf('%064x', i + 1) END FROM n`,
+  )
+    .bind(projectId)
+    .run();
 }
 
 /** The statements a member's GET prepares, through the app with a recording binding. */
@@ -56,7 +54,7 @@ describe("the log at a constant cost", () => {
   it("a registration writes its leaf's hash in its own statement", async () => {
     const { projectId } = await loggedProject(2);
     const { results } = await env.DB.prepare(
-      "SELECT e.body, l.hash FROM log_leaves l JOIN envelopes e ON e.project_id = l.project_id AND e.id = l.envelope_id WHERE l.project_id = ? ORDER BY l.idx",
+      "SELECT body, leaf_hash AS hash FROM envelopes WHERE project_id = ? ORDER BY leaf_idx",
     )
       .bind(projectId)
       .all<{ body: string; hash: string | null }>();
@@ -78,7 +76,9 @@ describe("the log at a constant cost", () => {
       `/api/log/consistency?project_id=${projectId}&first=1`,
       `/api/log/leaves?project_id=${projectId}`,
     ];
-    const smallLeaf = (await env.DB.prepare("SELECT envelope_id FROM log_leaves WHERE project_id = ? AND idx = 1")
+    const smallLeaf = (await env.DB.prepare(
+      "SELECT id AS envelope_id FROM envelopes WHERE project_id = ? AND leaf_idx = 1",
+    )
       .bind(small.projectId)
       .first<{ envelope_id: string }>()) as { envelope_id: string };
     const smallRoutes = routes(small.projectId, smallLeaf.envelope_id);
@@ -103,22 +103,26 @@ describe("the log at a constant cost", () => {
     expect(inclusion.body.index).toBe(4242);
     expect(inclusion.body.proof).toHaveLength(16); // ⌈log2 60,000⌉
     // Out of the way of the cron tests below, which count the backlog.
-    await env.DB.prepare("DELETE FROM log_leaves WHERE project_id = ? AND hash IS NULL").bind(bigOwner.projectId).run();
+    await env.DB.prepare("DELETE FROM envelopes WHERE project_id = ? AND leaf_hash IS NULL")
+      .bind(bigOwner.projectId)
+      .run();
   }, 120_000);
 
   it("leaves without a hash are left out until the cron hashes them; the log only ever grows", async () => {
     const { owner, projectId } = await loggedProject(4);
     // As a row from before 0010 was written: no hash from leaf 2 on (before any integration: no pokes in tests).
-    await env.DB.prepare("UPDATE log_leaves SET hash = NULL WHERE project_id = ? AND idx >= 2").bind(projectId).run();
+    await env.DB.prepare("UPDATE envelopes SET leaf_hash = NULL WHERE project_id = ? AND leaf_idx >= 2")
+      .bind(projectId)
+      .run();
     expect(await checkpointSize(owner, projectId)).toBe(2);
-    const third = (await env.DB.prepare("SELECT envelope_id FROM log_leaves WHERE project_id = ? AND idx = 3")
+    const third = (await env.DB.prepare("SELECT id AS envelope_id FROM envelopes WHERE project_id = ? AND leaf_idx = 3")
       .bind(projectId)
       .first<{ envelope_id: string }>()) as { envelope_id: string };
     const notYet = await owner.call("GET", `/api/log/inclusion?project_id=${projectId}&id=${third.envelope_id}`);
     expect(notYet).toMatchObject({ status: 404, body: { reason: "not_found" } });
     // Reading wrote nothing: the leaves are still unhashed.
     const unhashed = () =>
-      env.DB.prepare("SELECT count(*) AS n FROM log_leaves WHERE project_id = ? AND hash IS NULL")
+      env.DB.prepare("SELECT count(*) AS n FROM envelopes WHERE project_id = ? AND leaf_hash IS NULL")
         .bind(projectId)
         .first<{ n: number }>();
     expect((await unhashed())?.n).toBe(3);

@@ -75,7 +75,7 @@ async function project() {
 
 async function stored(projectId: string, id: string) {
   const row = await env.DB.prepare(
-    "SELECT (SELECT count(*) FROM envelopes WHERE project_id = ?1 AND id = ?2) AS envelopes, (SELECT count(*) FROM log_leaves WHERE project_id = ?1 AND envelope_id = ?2) AS leaves",
+    "SELECT count(*) AS envelopes, count(leaf_idx) AS leaves FROM envelopes WHERE project_id = ?1 AND id = ?2",
   )
     .bind(projectId, id)
     .first<{ envelopes: number; leaves: number }>();

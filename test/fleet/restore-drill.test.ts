@@ -118,18 +118,9 @@ describe("restore drill", () => {
     // bad migration. The restore file is run in the same database.
     const db = await registryDb(projectId);
     await db.batch(
-      [
-        "envelopes",
-        "log_leaves",
-        "log_tiles",
-        "log_state",
-        "members",
-        "audit_bundles",
-        "admin_log",
-        "outbox",
-        "projects",
-      ].map((table) =>
-        db.prepare(`DELETE FROM ${table} WHERE ${table === "projects" ? "id" : "project_id"} = ?`).bind(projectId),
+      ["envelopes", "log_tiles", "log_state", "members", "audit_bundles", "admin_log", "outbox", "projects"].map(
+        (table) =>
+          db.prepare(`DELETE FROM ${table} WHERE ${table === "projects" ? "id" : "project_id"} = ?`).bind(projectId),
       ),
     );
     expect((await checkpointOf(owner, projectId)).status).toBe(404);

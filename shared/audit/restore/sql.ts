@@ -1,19 +1,17 @@
 // The SQL that writes a restored project into a database holding none of it, as text for `wrangler d1 execute
-// --file`: the project, its owner as its one member, each envelope's row in the log's order, and the log's leaves
-// with their hashes. A file has no bound parameters, so every value is a literal; table and column names come from
-// the schema (shared/db/schema.ts), so the file cannot drift from the tables. No row carries an event id: the
-// `envelopes_registered` trigger (d1-migrations/0010) fires only for rows that do, so no webhook event is queued
-// and no leaf is written twice; the leaves are written here, in the log's order, with the hashes it committed to.
+// --file`: the project, its owner as its one member, and each envelope's row in the log's order, which is also its
+// leaf (its index and the hash the log committed to; d1-migrations/0021). A file has no bound parameters, so every
+// value is a literal; table and column names come from the schema (shared/db/schema.ts), so the file cannot drift
+// from the tables. No row carries an event id: the `envelopes_registered` trigger fires only for rows that do, so
+// no webhook event is queued.
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
-import { envelopes, logLeaves, members, projects } from "../../db/schema";
+import { envelopes, members, projects } from "../../db/schema";
 import type { ReplayedRow } from "./replay";
 
 type Literal = string | number | null;
 
 /** D1's longest SQL statement, in bytes (developers.cloudflare.com/d1/platform/limits). */
 export const MAX_STATEMENT_BYTES = 100_000;
-/** Leaves per INSERT: about 170 bytes each, far inside the statement limit, and few statements for a big log. */
-const LEAVES_PER_STATEMENT = 200;
 
 function literal(value: Literal): string {
   if (value === null) return "NULL";
@@ -62,19 +60,10 @@ export function restoreStatements(input: RestoreRows): string[] {
       { id: input.memberId, projectId, address: input.owner, role: "owner", createdAt: now, updatedAt: now },
     ]),
   ];
-  for (const { leafHash, ...row } of input.rows) {
+  for (const [leafIdx, row] of input.rows.entries()) {
     // Inserted in the log's order, so `seq` (and the export's order within each kind) follows it as it did.
-    const stored = { ...row, projectId, createdAt: input.registeredAt, eventId: null, leafHash };
+    const stored = { ...row, projectId, createdAt: input.registeredAt, eventId: null, leafIdx };
     statements.push(insert(envelopes, [stored], ["seq"]));
-  }
-  for (let from = 0; from < input.rows.length; from += LEAVES_PER_STATEMENT) {
-    const leaves = input.rows.slice(from, from + LEAVES_PER_STATEMENT).map((row, i) => ({
-      projectId,
-      idx: from + i,
-      envelopeId: row.id,
-      hash: row.leafHash,
-    }));
-    statements.push(insert(logLeaves, leaves));
   }
   return statements;
 }

@@ -15,10 +15,10 @@ export function activityCountsStatement(db: Db, projectId: string, toSize: numbe
   return db.$client
     .prepare(
       `insert into activity_hours (project_id, hour, kind, count)
-       select l.project_id, e.created_at / ${HOUR_MS}, e.kind, count(*)
-       from log_leaves l join envelopes e on e.project_id = l.project_id and e.id = l.envelope_id
-       where l.project_id = ?1 and l.idx < ?2
-         and l.idx >= coalesce((select size from log_state where project_id = ?1), 0)
+       select project_id, created_at / ${HOUR_MS}, kind, count(*)
+       from envelopes
+       where project_id = ?1 and leaf_idx < ?2
+         and leaf_idx >= coalesce((select size from log_state where project_id = ?1), 0)
        group by 1, 2, 3
        on conflict (project_id, hour, kind) do update set count = count + excluded.count`,
     )

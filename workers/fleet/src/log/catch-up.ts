@@ -10,8 +10,8 @@ export async function projectsBehind(db: D1Database, limit = 1_000): Promise<str
   const { results } = await db
     .prepare(
       `select p.id from projects p left join log_state s on s.project_id = p.id
-       where exists (select 1 from log_leaves l where l.project_id = p.id and l.idx >= coalesce(s.size, 0)
-         and l.hash is not null)
+       where exists (select 1 from envelopes l where l.project_id = p.id and l.leaf_idx >= coalesce(s.size, 0)
+         and l.leaf_hash is not null)
        limit ?`,
     )
     .bind(limit)

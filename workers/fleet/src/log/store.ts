@@ -48,7 +48,9 @@ export async function readTiles(db: Db, projectId: string, refs: readonly TileRe
 /** The statement that reads up to `limit` leaves from index `from` (their hashes go to `contiguousLeaves`). */
 export function leavesQuery(db: Db, projectId: string, from: number, limit: number): D1PreparedStatement {
   return db.$client
-    .prepare("select idx, hash from log_leaves where project_id = ? and idx >= ? order by idx limit ?")
+    .prepare(
+      "select leaf_idx as idx, leaf_hash as hash from envelopes where project_id = ? and leaf_idx >= ? order by leaf_idx limit ?",
+    )
     .bind(projectId, from, limit);
 }
 

@@ -1,6 +1,7 @@
 // Reading a project's transparency log (issues 18, 26, 29): the integrated state and tiles (log/store.ts) answer
 // every checkpoint and proof in a fixed number of queries whatever the log's size; this module reads the leaves
 // themselves: an envelope's leaf index, and the leaf order of the integrated log (a bundle's check, O(n) by nature).
+// A leaf is its envelope's row (`leaf_idx`, `leaf_hash`; d1-migrations/0021), read through envelopes_leaf.
 import type { Db } from "../../../../shared/db/client";
 
 /**
@@ -14,7 +15,7 @@ export async function leafAndSize(
 ): Promise<{ idx: number | null; size: number }> {
   const row = await db.$client
     .prepare(
-      `select (select idx from log_leaves where project_id = ?1 and envelope_id = ?2) as idx,
+      `select (select leaf_idx from envelopes where project_id = ?1 and id = ?2) as idx,
         coalesce((select size from log_state where project_id = ?1), 0) as size`,
     )
     .bind(projectId, envelopeId)
@@ -26,8 +27,8 @@ export async function leafAndSize(
 export async function logIds(db: Db, projectId: string): Promise<string[]> {
   const rows = await db.$client
     .prepare(
-      `select envelope_id from log_leaves where project_id = ?1
-       and idx < coalesce((select size from log_state where project_id = ?1), 0) order by idx`,
+      `select id from envelopes where project_id = ?1 and leaf_idx >= 0
+       and leaf_idx < coalesce((select size from log_state where project_id = ?1), 0) order by leaf_idx`,
     )
     .bind(projectId)
     .raw<[string]>();
@@ -37,10 +38,7 @@ export async function logIds(db: Db, projectId: string): Promise<string[]> {
 /** The stored bytes of leaves [from, from + count), in order, for an entry bundle: one query. */
 export async function leafEntries(db: Db, projectId: string, from: number, count: number): Promise<string[]> {
   const rows = await db.$client
-    .prepare(
-      `select e.body from log_leaves l join envelopes e on e.project_id = l.project_id and e.id = l.envelope_id
-       where l.project_id = ? and l.idx >= ? and l.idx < ? order by l.idx`,
-    )
+    .prepare(`select body from envelopes where project_id = ? and leaf_idx >= ? and leaf_idx < ? order by leaf_idx`)
     .bind(projectId, from, from + count)
     .raw<[string]>();
   return rows.map(([body]) => body);

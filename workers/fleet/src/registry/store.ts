@@ -1,6 +1,7 @@
-// Registered envelopes in D1: one insert per registration (its outbox event and its leaf in the project's log, with
-// the leaf's hash computed here, come from the insert's trigger) with any state change in the same batch (one round trip, one transaction), conditional
-// on what can change since the request's checks, so a re-post or a lost race is refused and nothing is half stored.
+// Registered envelopes in D1: one insert per registration (the row is also the envelope's leaf in its project's log,
+// with the leaf's hash computed here; its outbox event comes from the insert's trigger) with any state change in the
+// same batch (one round trip, one transaction), conditional on what can change since the request's checks, so a
+// re-post or a lost race is refused and nothing is half stored.
 
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
@@ -17,7 +18,7 @@ import { notePendingEvent } from "../webhooks/after-write";
 import { allHold, type Condition, notRegistered, refuseFailing } from "./conditions";
 
 export type EnvelopeRow = typeof envelopes.$inferSelect;
-export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt" | "eventId" | "leafHash">;
+export type NewEnvelope = Omit<typeof envelopes.$inferInsert, "seq" | "createdAt" | "eventId" | "leafHash" | "leafIdx">;
 /** A registered envelope's row and its leaf index in the project's log. */
 export type RegisteredRow = EnvelopeRow & { logIndex: number };
 
@@ -33,26 +34,26 @@ const ENVELOPE_KEYS = ENVELOPE_COLUMNS.map(([key]) => key) as (keyof EnvelopeRow
 type Inserted = NewEnvelope & Pick<EnvelopeRow, "createdAt" | "eventId" | "leafHash">;
 
 /** Every column of the envelopes table, absent ones null: the row as stored, without reading it back. */
-function fullRow(row: Inserted, seq: number): EnvelopeRow {
-  const values: Record<string, unknown> = { ...row, seq };
+function fullRow(row: Inserted, seq: number, leafIdx: number): EnvelopeRow {
+  const values: Record<string, unknown> = { ...row, seq, leafIdx };
   return Object.fromEntries(ENVELOPE_KEYS.map((key) => [key, values[key] ?? null])) as unknown as EnvelopeRow;
 }
 
 // The registration is one statement, written once in D1's own terms (drizzle's builders cost ~300 µs of a
 // registration's CPU to build and map texts that never change; issue 19): the envelope, inserted only while every
-// condition holds, carrying a fresh event id. The `envelopes_registered` trigger (d1-migrations/0009) writes its log
-// leaf in that same statement, and its event when the project has an active webhook endpoint (a project without one
-// has nothing to deliver; an endpoint made later receives the events from its creation on). The event's payload is
-// empty (the delivery body is built from the envelope row when sent, webhooks/event-body.ts); the leaf's hash is
-// computed here from the bytes stored, and the trigger copies it into the leaf (d1-migrations/0010), so reading the
-// log never writes (issue 26). `pending` is the trigger's own test, read in the same statement.
-const INSERTED = ENVELOPE_COLUMNS.filter(([key]) => key !== "seq");
-const INSERT_ENVELOPE = `insert into envelopes (${INSERTED.map(([, c]) => c.name).join(", ")})
-  select ${INSERTED.map(() => "?").join(", ")} where `;
-// The leaf index is the one the insert's trigger is about to give the leaf: RETURNING is computed before AFTER
-// triggers run, from the same `max(idx) + 1` in the same statement (test/fleet/log-tiles.test.ts holds them equal).
-const RETURNING = ` returning seq, exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending,
-  (select coalesce(max(idx) + 1, 0) from log_leaves where project_id = ?) as leaf_index`;
+// condition holds, carrying a fresh event id, its leaf's hash (computed here from the bytes stored, so reading the
+// log never writes; issue 26) and its leaf index, the project's next (`max + 1` on the envelopes_leaf index, in the
+// same statement, so two registrations cannot take one index). The row is the leaf (d1-migrations/0021: no row of
+// its own, issue 47). The `envelopes_registered` trigger writes its event when the project has an active webhook
+// endpoint (a project without one has nothing to deliver; an endpoint made later receives the events from its
+// creation on); the event's payload is empty (the delivery body is built from the envelope row when sent,
+// webhooks/event-body.ts). `pending` is the trigger's own test, read in the same statement.
+const INSERTED = ENVELOPE_COLUMNS.filter(([key]) => key !== "seq" && key !== "leafIdx");
+const INSERT_ENVELOPE = `insert into envelopes (${INSERTED.map(([, c]) => c.name).join(", ")}, leaf_idx)
+  select ${INSERTED.map(() => "?").join(", ")},
+    (select coalesce(max(leaf_idx) + 1, 0) from envelopes where project_id = ?) where `;
+const RETURNING = ` returning seq, leaf_idx,
+  exists (select 1 from webhook_endpoints where project_id = ? and active = 1) as pending`;
 
 /** The envelope row's values in INSERT_ENVELOPE's order, as the driver stores them. */
 function envelopeValues(row: Inserted): unknown[] {
@@ -71,7 +72,7 @@ export interface RegisterOptions {
 }
 
 /**
- * Stores the envelope with its event and log leaf (one statement and its trigger), and `also`, in one batch: one
+ * Stores the envelope as its log leaf, with its event (one statement and its trigger), and `also`, in one batch: one
  * round trip, one transaction. The envelope is written only if every condition holds and it is not registered yet;
  * `also` only if this registration's row (its fresh event id) exists. Nothing written: one read names the reason. The
  * event's type follows the envelope's kind (events.ts).
@@ -103,13 +104,13 @@ export async function register(
       also.push(d1.prepare(query.sql).bind(...query.params));
     }
   }
-  let inserted: { seq: number; pending: number; leaf_index: number } | undefined;
+  let inserted: { seq: number; leaf_idx: number; pending: number } | undefined;
   try {
     const [first] = await asWriteFailure("insert_failed", () =>
-      d1.batch<{ seq: number; pending: number; leaf_index: number }>([
+      d1.batch<{ seq: number; leaf_idx: number; pending: number }>([
         d1
           .prepare(`${INSERT_ENVELOPE}${guard.text}${RETURNING}`)
-          .bind(...envelopeValues(stored), ...guard.params, row.projectId, row.projectId),
+          .bind(...envelopeValues(stored), row.projectId, ...guard.params, row.projectId),
         ...also,
       ]),
     );
@@ -126,7 +127,7 @@ export async function register(
   if (inserted) {
     if (inserted.pending) notePendingEvent();
     noteLogLeaf(row.projectId);
-    return { ...fullRow(stored, inserted.seq), logIndex: inserted.leaf_index };
+    return { ...fullRow(stored, inserted.seq, inserted.leaf_idx), logIndex: inserted.leaf_idx };
   }
   await refuseFailing(db, conditions);
   // Every condition holds again (a state that changed and changed back between the two round trips): try once more.

@@ -11,6 +11,7 @@ import { requireCaller } from "../caller";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
 import { DEFAULT_LIMIT, decodeSeqCursor, encodeSeqCursor, PageQuery } from "../pagination";
+import { isAction } from "../registry/pledge-rows";
 import { findOnShards, projectDb } from "../registry/shards";
 import { visibleEnvelope } from "../registry/store";
 import { EnvelopeRecord, envelopeView } from "../registry/views";
@@ -59,7 +60,8 @@ for (const [path, kind, key] of LISTS) {
         .where(
           and(
             eq(envelopes.projectId, project_id),
-            eq(envelopes.kind, kind),
+            // A delegation's actions through envelopes_delegation, which holds actions only (pledge-rows.ts).
+            kind === "action" ? isAction : eq(envelopes.kind, kind),
             gt(envelopes.seq, after),
             delegation_id ? eq(envelopes.delegationId, delegation_id) : undefined,
           ),

@@ -26,10 +26,9 @@ export interface RecoverPage {
   nextCursor: number | null;
 }
 
-// The project's registrations below `cursor`, newest first, through the log's primary key (project, index).
-const PAGE = `select l.idx, e.id, e.kind, e.event_id, e.created_at from log_leaves l
-  join envelopes e on e.project_id = l.project_id and e.id = l.envelope_id
-  where l.project_id = ? and l.idx < ? order by l.idx desc limit ?`;
+// The project's registrations below `cursor`, newest first, through the log's order (envelopes_leaf).
+const PAGE = `select leaf_idx, id, kind, event_id, created_at from envelopes
+  where project_id = ? and leaf_idx < ? order by leaf_idx desc limit ?`;
 // Each chosen event's outbox row, when the registration kept none (no active endpoint then): marked fanned out, so
 // the fan-out sweep does not also send it to the project's other endpoints.
 const OUTBOX = `insert or ignore into outbox (id, project_id, event_type, envelope_id, payload, endpoint_id, created_at,

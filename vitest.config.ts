@@ -24,6 +24,8 @@ const ONE_DATABASE_TESTS = [
   "test/fleet/log-bounded-reads.test.ts",
   // Migrates a database of its own (MIGRATION_DB, the fleet project's only) from 0020 to 0021.
   "test/fleet/migration-0021.test.ts",
+  // Migrates MIGRATION_DB from 0021 to 0022 (the sign-in tables).
+  "test/fleet/migration-0022.test.ts",
   "test/fleet/registration-round-trips.test.ts",
   "test/fleet/registration-rows.test.ts",
   "test/fleet/registry-query-plans.test.ts",

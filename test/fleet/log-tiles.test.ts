@@ -24,24 +24,33 @@ const bodyOf = (i: number) => `{"n":${i}}`;
 
 /** `n` registrations written straight into D1, each leaf with its hash, as registrations write them. */
 async function seeded(projectId: string, n: number): Promise<void> {
+  const rows = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
+  await (await registryDb(projectId))
+    .prepare(
+      `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at) SELECT ?, printf('%064x', i), 'action', '{"n":' || i || '}', 0 FROM n`,
+    )
+    .bind(projectId)
+    .run();
   // SQLite has no SHA-256: the hashes come from here, 400 rows a statement (D1 caps a statement at 100 KB).
   const statements: D1PreparedStatement[] = [];
   for (let start = 0; start < n; start += 400) {
     const values = Array.from({ length: Math.min(n, start + 400) - start }, (_, k) => {
       const i = start + k;
-      return `('${projectId}', '${hex64(i)}', 'action', '${bodyOf(i)}', 0, ${i}, '${bytesToHex(leafHash(utf8(bodyOf(i))))}')`;
+      return `('${projectId}', ${i}, '${hex64(i)}', '${bytesToHex(leafHash(utf8(bodyOf(i))))}')`;
     });
     statements.push(
       (await registryDb(projectId)).prepare(
-        `INSERT INTO envelopes (project_id, id, kind, body, created_at, leaf_idx, leaf_hash) VALUES ${values.join(",")}`,
+        `INSERT INTO log_leaves (project_id, idx, envelope_id, hash) VALUES ${values.join(",")}`,
       ),
     );
   }
   await (await registryDb(projectId)).batch(statements);
 }
 
-async function verifierKey(owner: { call: (m: string, p: string) => Promise<{ body: unknown }> }) {
-  return ((await owner.call("GET", "/api/log/key")).body as { verifier_key: string }).verifier_key;
+/** The verifier key of the project's log: the audit key named for its origin `<host>/api/log/<project>`. */
+async function verifierKey(owner: { call: (m: string, p: string) => Promise<{ body: unknown }> }, projectId: string) {
+  return ((await owner.call("GET", `/api/log/key?project_id=${projectId}`)).body as { verifier_key: string })
+    .verifier_key;
 }
 
 describe("the log as tiles", () => {
@@ -73,7 +82,7 @@ describe("the log as tiles", () => {
     const stored: [string, number][] = [];
     for (const projectId of [answered[0]?.[0] ?? "", answered[3]?.[0] ?? ""]) {
       const { results } = await (await registryDb(projectId))
-        .prepare("SELECT project_id, leaf_idx AS idx FROM envelopes WHERE project_id = ? ORDER BY seq")
+        .prepare("SELECT project_id, idx FROM log_leaves WHERE project_id = ? ORDER BY rowid")
         .bind(projectId)
         .all<{ project_id: string; idx: number }>();
       stored.push(...results.map((r): [string, number] => [r.project_id, r.idx]));
@@ -125,8 +134,8 @@ describe("the log as tiles", () => {
     const client = createTileClient({
       prefix: `http://localhost:8788/api/log/${projectId}/`,
       fetch: (url) => owner.fetch(new URL(url).pathname),
-      verifierKey: await verifierKey(owner),
-      origin: `localhost:8788/log/${projectId}`,
+      verifierKey: await verifierKey(owner, projectId),
+      origin: `localhost:8788/api/log/${projectId}`,
     });
     const checkpoint = await client.checkpoint();
     expect(checkpoint.size).toBe(n);
@@ -166,7 +175,9 @@ describe("the log as tiles", () => {
       sizes.push((await integrateLog(projectId)).to);
     }
     const { results } = await (await registryDb(projectId))
-      .prepare("SELECT body FROM envelopes WHERE project_id = ? ORDER BY leaf_idx")
+      .prepare(
+        "SELECT e.body FROM log_leaves l JOIN envelopes e ON e.project_id = l.project_id AND e.id = l.envelope_id WHERE l.project_id = ? ORDER BY l.idx",
+      )
       .bind(projectId)
       .all<{ body: string }>();
     const leaves = results.map((r) => leafHash(utf8(r.body)));
@@ -229,7 +240,7 @@ describe("the log as tiles", () => {
     const fleetFetch: typeof fetch = (input, init) =>
       SELF.fetch(input, { ...init, headers: { ...init?.headers, "cf-connecting-ip": "198.51.100.7" } });
     const reader = httpLogReader({ fleet: FLEET, projectId, token: token.body.secret, fetch: fleetFetch });
-    const key = parseVerifierKey(await verifierKey(owner));
+    const key = parseVerifierKey(await verifierKey(owner, projectId));
     if (!key) throw new Error("no verifier key");
     const watch = { reader, fleetHost: new URL(FLEET).host, projectId, auditKeys: [key.publicKey] };
     await integrateLog(projectId);

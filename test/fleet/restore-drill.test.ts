@@ -41,7 +41,8 @@ async function storedRows(projectId: string) {
 /** The checkpoint once the project's integrator has caught up with its leaves (a restored log's too). */
 async function checkpointOf(owner: FleetClient, projectId: string) {
   await integrateLog(projectId);
-  const key = parseVerifierKey((await owner.call<{ verifier_key: string }>("GET", "/api/log/key")).body.verifier_key);
+  const keyPath = `/api/log/key?project_id=${projectId}`;
+  const key = parseVerifierKey((await owner.call<{ verifier_key: string }>("GET", keyPath)).body.verifier_key);
   const res = await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`);
   const note = await res.text();
   const checkpoint = key && parseCheckpoint(openNote(note, [key])?.text ?? "");

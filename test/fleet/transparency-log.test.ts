@@ -48,7 +48,7 @@ const LIVE_JWKS = jwksOf([SESSION_KEY, "session"], [AUDIT_KEY, "audit"]);
 /** The project's checkpoint once its integrator has caught up with what the test registered. */
 async function checkpointOf(owner: FleetClient, projectId: string) {
   await integrateLog(projectId);
-  const keyRes = await owner.call<{ verifier_key: string }>("GET", "/api/log/key");
+  const keyRes = await owner.call<{ verifier_key: string }>("GET", `/api/log/key?project_id=${projectId}`);
   const key = parseVerifierKey(keyRes.body.verifier_key);
   if (!key) throw new Error("no verifier key");
   const res = await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`);
@@ -86,11 +86,11 @@ describe("transparency log", () => {
     const served = await (await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`)).text();
     const text = served.slice(0, served.lastIndexOf("\n\n") + 1);
     const seed = base64urlnopad.decode(AUDIT_KEY.d);
-    expect(served).toBe(signNote(text, FLEET_HOST, seed));
-    // The empty log's checkpoint (a project before its first registration) is signed the same way.
+    expect(served).toBe(signNote(text, `${FLEET_HOST}/api/log/${projectId}`, seed));
+    // The empty log's checkpoint (a project before its first registration) is signed the same way, under its origin.
     const key = logKey(env, FLEET);
     expect(await signCheckpoint(key, "x/log/proj_empty\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n")).toBe(
-      signNote("x/log/proj_empty\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n", FLEET_HOST, seed),
+      signNote("x/log/proj_empty\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n", "x/log/proj_empty", seed),
     );
   });
 
@@ -137,7 +137,7 @@ describe("transparency log", () => {
     const bodies = await storedBodies(projectId);
     // Leaves from before registrations carried their hash, not integrated yet (no pokes fire in tests).
     await (await registryDb(projectId))
-      .prepare("UPDATE envelopes SET leaf_hash = NULL WHERE project_id = ?")
+      .prepare("UPDATE log_leaves SET hash = NULL WHERE project_id = ?")
       .bind(projectId)
       .run();
     // Neither reading nor integrating writes a hash (issue 26): the log is the hashed prefix, here empty.
@@ -147,7 +147,7 @@ describe("transparency log", () => {
     expect(after.size).toBe(4);
     expect(after.root).toEqual(rootOf(bodies.map((b) => leafHash(utf8(b.body)))));
     const { results } = await (await registryDb(projectId))
-      .prepare("SELECT count(*) AS n FROM envelopes WHERE project_id = ? AND leaf_hash IS NULL")
+      .prepare("SELECT count(*) AS n FROM log_leaves WHERE project_id = ? AND hash IS NULL")
       .bind(projectId)
       .all<{ n: number }>();
     expect(results[0]?.n).toBe(0);
@@ -276,7 +276,7 @@ describe("offline checks pin the key's use and the checkpoint's log (issue 26)",
     const bundle = await (await owner.fetch(`/api/audit/export?project_id=${projectId}&format=csv`)).text();
     const leaves = (await owner.call<{ ids: string[] }>("GET", `/api/log/leaves?project_id=${projectId}`)).body.ids;
     const note = await (await owner.fetch(`/api/log/checkpoint?project_id=${projectId}`)).text();
-    const text = openNote(note, [auditNoteKey])?.text ?? "";
+    const text = openNote(note, [{ ...auditNoteKey, name: `${FLEET_HOST}/api/log/${projectId}` }])?.text ?? "";
     const checkpoint = parseCheckpoint(text);
     if (!checkpoint) throw new Error("no checkpoint");
     const check = (checkpoints: string[], jwks: { keys?: unknown } = LIVE_JWKS) =>

@@ -1,10 +1,13 @@
 // The key the projects' checkpoints are signed with (docs/log.md): the fleet's audit key (FLEET_SIGNING_KEY, an
-// Ed25519 private JWK, the key that signs audit bundles), named for C2SP signed notes by the fleet's host. Read by the
-// checkpoint routes and by the log integrator, which signs each new checkpoint.
+// Ed25519 private JWK, the key that signs audit bundles). Each project's checkpoint is signed under its log's origin,
+// `<fleet host>/api/log/<project>` (issue 48: tlog-checkpoint's key name = origin, tlog-tiles' origin = the prefix
+// without its scheme); `name` here is the host, the key's name before then, still published by GET /api/log/key.
+// Read by the checkpoint routes and by the log integrator, which signs each new checkpoint.
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { base64urlnopad } from "@scure/base";
 import { AppError } from "../../../../shared/errors";
 import type { NoteKey } from "../../../../shared/tlog/note";
+import { logOrigin as originOf } from "../../../../shared/tlog/origin";
 
 export interface LogKey extends NoteKey {
   secret: Uint8Array;
@@ -49,5 +52,11 @@ function readLogKey(secret: string | undefined, origin: string | undefined): Log
   return { name: new URL(origin).host, secret: seed, publicKey: ed25519.getPublicKey(seed), kid: jwk.kid, jwk: secret };
 }
 
-/** A project's log origin: `<fleet host>/log/<project>` (the checkpoint's first line). */
-export const logOrigin = (key: LogKey, projectId: string) => `${key.name}/log/${projectId}`;
+/** A project's log origin: `<fleet host>/api/log/<project>` (the checkpoint's first line and its key name). */
+export const logOrigin = (key: LogKey, projectId: string) => originOf(key.name, projectId);
+
+/** The audit key as a project's log names it: its origin (the verifier key GET /api/log/key?project_id= answers). */
+export const projectNoteKey = (key: LogKey, projectId: string): NoteKey => ({
+  name: logOrigin(key, projectId),
+  publicKey: key.publicKey,
+});

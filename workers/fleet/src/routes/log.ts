@@ -22,7 +22,7 @@ import { routeGroup } from "../../../../shared/validate";
 import { type Access, projectAccess } from "../access";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
-import { logKey, logOrigin } from "../log/key";
+import { logKey, logOrigin, projectNoteKey } from "../log/key";
 import { signCheckpoint } from "../log/sign";
 import { readState, readTiles } from "../log/store";
 import { leafAndSize, logIds } from "../registry/log";
@@ -50,16 +50,26 @@ logRoutes.openapi(
   createRoute({
     method: "get",
     path: "/api/log/key",
-    summary: "The verifier key of the projects' checkpoints (C2SP signed-note), and the JWKS kid of the same key",
+    summary:
+      "The verifier key of a project's checkpoints (C2SP signed-note, named for the log's origin " +
+      "`<host>/api/log/<project_id>`), and the JWKS kid of the same key; without `project_id`, the key named for " +
+      "the fleet's host, as checkpoints signed before the logs were named by their origin use",
     middleware: [routeLimit("log-key")],
+    request: { query: z.strictObject({ project_id: ProjectId.optional() }) },
     responses: {
-      200: json(z.object({ ok: z.literal(true), verifier_key: z.string(), kid: z.string() }), "The key"),
-      ...errorResponses("signing_key_unset"),
+      200: json(
+        z.object({ ok: z.literal(true), verifier_key: z.string(), kid: z.string(), origin: z.string().optional() }),
+        "The key",
+      ),
+      ...errorResponses("invalid_query", "signing_key_unset"),
     },
   }),
   (c) => {
     const key = keyOf(c);
-    return c.json({ ok: true as const, verifier_key: verifierKey(key), kid: key.kid }, 200);
+    const { project_id } = c.req.valid("query");
+    if (!project_id) return c.json({ ok: true as const, verifier_key: verifierKey(key), kid: key.kid }, 200);
+    const named = projectNoteKey(key, project_id);
+    return c.json({ ok: true as const, verifier_key: verifierKey(named), kid: key.kid, origin: named.name }, 200);
   },
 );
 

@@ -24,23 +24,16 @@ const bodyOf = (i: number) => `{"n":${i}}`;
 
 /** `n` registrations written straight into D1, each leaf with its hash, as registrations write them. */
 async function seeded(projectId: string, n: number): Promise<void> {
-  const rows = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
-  await (await registryDb(projectId))
-    .prepare(
-      `${rows} INSERT INTO envelopes (project_id, id, kind, body, created_at) SELECT ?, printf('%064x', i), 'action', '{"n":' || i || '}', 0 FROM n`,
-    )
-    .bind(projectId)
-    .run();
   // SQLite has no SHA-256: the hashes come from here, 400 rows a statement (D1 caps a statement at 100 KB).
   const statements: D1PreparedStatement[] = [];
   for (let start = 0; start < n; start += 400) {
     const values = Array.from({ length: Math.min(n, start + 400) - start }, (_, k) => {
       const i = start + k;
-      return `('${projectId}', ${i}, '${hex64(i)}', '${bytesToHex(leafHash(utf8(bodyOf(i))))}')`;
+      return `('${projectId}', '${hex64(i)}', 'action', '${bodyOf(i)}', 0, ${i}, '${bytesToHex(leafHash(utf8(bodyOf(i))))}')`;
     });
     statements.push(
       (await registryDb(projectId)).prepare(
-        `INSERT INTO log_leaves (project_id, idx, envelope_id, hash) VALUES ${values.join(",")}`,
+        `INSERT INTO envelopes (project_id, id, kind, body, created_at, leaf_idx, leaf_hash) VALUES ${values.join(",")}`,
       ),
     );
   }
@@ -82,7 +75,7 @@ describe("the log as tiles", () => {
     const stored: [string, number][] = [];
     for (const projectId of [answered[0]?.[0] ?? "", answered[3]?.[0] ?? ""]) {
       const { results } = await (await registryDb(projectId))
-        .prepare("SELECT project_id, idx FROM log_leaves WHERE project_id = ? ORDER BY rowid")
+        .prepare("SELECT project_id, leaf_idx AS idx FROM envelopes WHERE project_id = ? ORDER BY seq")
         .bind(projectId)
         .all<{ project_id: string; idx: number }>();
       stored.push(...results.map((r): [string, number] => [r.project_id, r.idx]));
@@ -175,9 +168,7 @@ describe("the log as tiles", () => {
       sizes.push((await integrateLog(projectId)).to);
     }
     const { results } = await (await registryDb(projectId))
-      .prepare(
-        "SELECT e.body FROM log_leaves l JOIN envelopes e ON e.project_id = l.project_id AND e.id = l.envelope_id WHERE l.project_id = ? ORDER BY l.idx",
-      )
+      .prepare("SELECT body FROM envelopes WHERE project_id = ? ORDER BY leaf_idx")
       .bind(projectId)
       .all<{ body: string }>();
     const leaves = results.map((r) => leafHash(utf8(r.body)));

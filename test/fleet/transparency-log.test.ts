@@ -137,7 +137,7 @@ describe("transparency log", () => {
     const bodies = await storedBodies(projectId);
     // Leaves from before registrations carried their hash, not integrated yet (no pokes fire in tests).
     await (await registryDb(projectId))
-      .prepare("UPDATE log_leaves SET hash = NULL WHERE project_id = ?")
+      .prepare("UPDATE envelopes SET leaf_hash = NULL WHERE project_id = ?")
       .bind(projectId)
       .run();
     // Neither reading nor integrating writes a hash (issue 26): the log is the hashed prefix, here empty.
@@ -147,7 +147,7 @@ describe("transparency log", () => {
     expect(after.size).toBe(4);
     expect(after.root).toEqual(rootOf(bodies.map((b) => leafHash(utf8(b.body)))));
     const { results } = await (await registryDb(projectId))
-      .prepare("SELECT count(*) AS n FROM log_leaves WHERE project_id = ? AND hash IS NULL")
+      .prepare("SELECT count(*) AS n FROM envelopes WHERE project_id = ? AND leaf_hash IS NULL")
       .bind(projectId)
       .all<{ n: number }>();
     expect(results[0]?.n).toBe(0);

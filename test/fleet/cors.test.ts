@@ -1,6 +1,7 @@
 // Browsers as clients (issue 32): the fleet's routes take the session cookie or a project's bearer token, so none
-// answers CORS (a page of another origin can neither read them nor pass a preflight); only its OpenAPI description,
-// a public document, is permissive. Every route path without parameters, swept from the router.
+// answers CORS (a page of another origin can neither read them nor pass a preflight); only its public documents are
+// permissive: the OpenAPI description and the list of public logs (log-public-list.test.ts). Every route path
+// without parameters, swept from the router.
 import { describe, expect, it } from "vitest";
 import { app } from "../../workers/fleet/src/app";
 import { expectNoCors } from "../helpers/cors";
@@ -10,7 +11,7 @@ import { getRoutes } from "../helpers/page-routes";
 describe("no CORS on the fleet", () => {
   it("no CORS header on a GET, and no permissive preflight, on any route but the OpenAPI description", async () => {
     const paths = [...new Set(app.routes.map((r) => r.path))].filter(
-      (p) => !p.includes(":") && !p.includes("*") && p !== "/api/openapi",
+      (p) => !p.includes(":") && !p.includes("*") && p !== "/api/openapi" && p !== "/api/logs/public",
     );
     await expectNoCors(FLEET, paths, {
       gets: new Set(getRoutes(app)),

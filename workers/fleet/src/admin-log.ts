@@ -10,6 +10,8 @@ export const ADMIN_EVENTS = [
   "project.renamed",
   "project.archived",
   "project.transferred",
+  "project.log_made_public",
+  "project.log_made_private",
   "member.created",
   "member.updated",
   "member.deleted",

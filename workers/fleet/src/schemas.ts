@@ -30,6 +30,9 @@ export const ProjectSchema = z
         "Where the project's registry database is: a D1 location hint (e.g. `weur`), a jurisdiction (`eu`), or `default`",
     }),
     archived: z.boolean(),
+    log_public: z.boolean().openapi({
+      description: "Whether anyone may read the project's log (PUT /api/projects/{id}/log-visibility)",
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })

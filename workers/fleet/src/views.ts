@@ -12,6 +12,7 @@ export function projectView(p: ProjectRow, place: string) {
     owner_address: p.ownerAddress,
     location: place,
     archived: p.archivedAt !== null,
+    log_public: p.logPublicAt !== null,
     created_at: isoMs(p.createdAt),
     updated_at: isoMs(p.updatedAt),
   };

@@ -1,5 +1,6 @@
 // Projects: the list and the create form (#/), and one project's overview: its activity and webhook health first
-// (activity.ts), then rename (admin), transfer ownership and archive (owner). Routes: GET/POST /api/projects, GET/PATCH/DELETE /api/projects/{id}, POST …/{id}/transfer.
+// (activity.ts), then rename (admin), whether its log is public, transfer ownership and archive (owner). Routes:
+// GET/POST /api/projects, GET/PATCH/DELETE /api/projects/{id}, POST …/{id}/transfer, PUT …/{id}/log-visibility.
 import { activitySections } from "./activity";
 import { api, query } from "./api";
 import { field, select, table, timeColumn, unlessArchived } from "./forms";
@@ -109,6 +110,7 @@ export async function overviewScreen(ctx: ScreenContext) {
   ];
   const { archived } = project;
   const charts = await activitySections(ctx);
+  const publicLog = publicLogSection(ctx);
   container.replaceChildren(
     charts,
     section(
@@ -126,6 +128,7 @@ export async function overviewScreen(ctx: ScreenContext) {
         h("form", { onsubmit: rename }, name, h("button", { type: "submit", id: "rename" }, "Rename"), renameOut),
       ),
     ),
+    publicLog,
     section(
       "Transfer ownership",
       unlessArchived(
@@ -143,5 +146,48 @@ export async function overviewScreen(ctx: ScreenContext) {
         archiveOut,
       ),
     ),
+  );
+}
+
+/**
+ * Whether anyone may read the project's log (owners only; an archived project's log may still be made private). The
+ * box shows the server's state: it is set back when the change is refused.
+ */
+function publicLogSection({ project, role, reload }: ScreenContext): HTMLElement {
+  const out = notice();
+  const owner = role === "owner";
+  const box = h("input", { type: "checkbox", id: "log-public", checked: project.log_public, disabled: !owner });
+  const change = async () => {
+    const wanted = box.checked;
+    const warning =
+      "Make this project's log public? Anyone can read it and its envelopes, and copies already read or cached " +
+      "stay out there if you make it private again.";
+    if (wanted && !confirm(warning)) {
+      box.checked = false;
+      return;
+    }
+    const result = await api("PUT", `/api/projects/${project.id}/log-visibility`, { public: wanted });
+    if (out.check(result)) await reload();
+    else box.checked = !wanted;
+  };
+  box.addEventListener("change", change);
+  const prefix = `${location.origin}/api/log/${project.id}/`;
+  return section(
+    "Public log",
+    project.archived && !project.log_public
+      ? unlessArchived(true)
+      : [
+          h(
+            "p",
+            { class: "hint" },
+            owner ? "Owners only. " : "Only an owner can change this. ",
+            "A public log is listed at ",
+            h("code", {}, "/api/logs/public"),
+            " and read without signing in; copies of its full tiles may be kept anywhere for a year.",
+          ),
+          h("label", {}, box, " Anyone can read this project's log and its envelopes"),
+          project.log_public ? h("p", { class: "hint" }, "Tiles: ", h("code", {}, prefix)) : [],
+          out,
+        ],
   );
 }

@@ -14,6 +14,8 @@ export interface Project {
   /** Where its registry database is: a D1 location hint, `eu`, or `default`. */
   location: string;
   archived: boolean;
+  /** Whether anyone may read its log (PUT /api/projects/{id}/log-visibility, owners only). */
+  log_public: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -103,6 +103,7 @@ projectRoutes.openapi(
       name,
       ownerAddress: caller.address,
       archivedAt: null,
+      logPublicAt: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -1,7 +1,7 @@
 // The kit's version, as its package publishes it (packages/kit/package.json; test/kit/version.node.test.ts holds
 // the two equal), and the User-Agent the kit names itself by where it calls the hosts, so an operator's logs can
 // tell which kit, and which version of it, is asking.
-export const KIT_VERSION = "0.2.0";
+export const KIT_VERSION = "0.2.1";
 export const KIT_USER_AGENT = `open-oc-kit/${KIT_VERSION}`;
 
 /**

@@ -86,6 +86,13 @@ describe("fleet dashboard", () => {
     await expect.poll(() => visible(page, "#screen-overview .details")).toMatch(/Location\s+default/);
     await shot(page, "03-overview");
     const project = `${dashboard}#/p/${projectId}`;
+    // Its log made public from the overview (issue 48): the box stays checked once the page reloads the project, and
+    // anyone then reads the checkpoint without a credential.
+    const anonymousCheckpoint = () => fetch(`${fleetOrigin}/api/log/${projectId}/checkpoint`).then((r) => r.status);
+    expect(await anonymousCheckpoint()).toBe(401);
+    await page.check("#log-public");
+    await expect.poll(anonymousCheckpoint).toBe(200);
+    await expect.poll(() => page.isChecked("#log-public")).toBe(true);
 
     // Members: invite, change the role, and the last owner refused a demotion with its reason.
     await page.goto(`${project}/members`);

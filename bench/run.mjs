@@ -324,6 +324,18 @@ if (only.includes("sustained")) {
       met: l.beyondPercent === 0 && l.wronglyRefused === 0,
     });
   }
+  const o = r.overload;
+  if (o) {
+    table_.push({
+      benchmark: `Past capacity (issue 47): \`POST /api/actions\` at 1.5x the rate held, ${o.seconds} s, each answer due within ${num(o.boundMs)} ms`,
+      size: `${num(o.rate)}/s (${num(o.base)}/s held), ${num(o.sent)} sent`,
+      project: `${num(o.answered)} answered 201 (p50/p99 ${o.okP50}/${o.okP99} ms); refused ${num(o.refused[503])}×503, ${num(o.refused[429])}×429; ${num(o.unanswered)} unanswered${o.other ? `; ${o.other} other` : ""}`,
+      baseline: "every request answered within the bound",
+      ratio: `${num(o.unanswered)} unanswered`,
+      target: "0 unanswered, no other status; accepted p99 within the bound",
+      met: o.unanswered === 0 && o.other === 0 && o.okP99 < o.boundMs,
+    });
+  }
 }
 
 if (only.includes("log")) {

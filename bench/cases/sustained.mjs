@@ -10,6 +10,9 @@
 // 4. Meanwhile too, a probe registers one action a second in a project of its own and times each until the first
 //    checkpoint that covers it (bench/lib/log-probe.mjs): the log's bound, under this load. When the load ends, the
 //    time until every project's log covers all its leaves is the same bound for the busy logs.
+// 5. Past it (issue 47, item 4): the held rate × OVERLOAD_FACTOR for OVERLOAD_SECONDS, each request given up after
+//    ANSWER_BOUND_MS: how many were answered 201, refused early (503 `overloaded`, or 429) and unanswered (no answer
+//    within the bound, or the connection failed; 0 is the goal), and the accepted ones' p50/p99.
 // Every request is a distinct pre-signed action; the regular load stays inside every bucket by construction
 // (round robin over addresses and tokens, each under its rule over the whole run), so a 429 there is a limiter
 // error too (refused wrongly).
@@ -27,6 +30,10 @@ const CALLER_RULE = { capacity: 150, windowMs: 60_000 };
 /** What a bucket admits over `seconds`, with a fifth kept spare. */
 const within = (rule, seconds) => Math.floor(0.8 * (rule.capacity + (seconds * 1000 * rule.capacity) / rule.windowMs));
 const FLOOD_RATE = 10;
+/** Past capacity: this times the rate held for the minute, for this long, every answer due within the bound. */
+const OVERLOAD_FACTOR = 1.5;
+const OVERLOAD_SECONDS = 30;
+const ANSWER_BOUND_MS = 2_000;
 
 /** Requests for `actions`, round robin over `ips` addresses and over each project's tokens. */
 function spread(actions, ipBase, ips) {
@@ -99,7 +106,11 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
       checkpointProbe({ fleet, project: prober, actions: probes, net: probeNet }),
     ]);
     const serverErrors = Object.entries(run.statuses).reduce((n, [code, k]) => n + (code >= "500" ? k : 0), 0);
-    const admitted = Object.entries(flooded.statuses).reduce((n, [code, k]) => n + (code === "429" ? 0 : k), 0);
+    // A 503 is the registration gate's refusal (overloaded), before the limiter: not admitted either.
+    const admitted = Object.entries(flooded.statuses).reduce(
+      (n, [code, k]) => n + (code === "429" || code === "503" ? 0 : k),
+      0,
+    );
     const allowed = Math.floor(ROUTE_RULE.capacity + (flooded.elapsedMs * ROUTE_RULE.capacity) / ROUTE_RULE.windowMs);
     const limiter = {
       sent: flooded.sent,
@@ -144,7 +155,35 @@ export async function sustained({ fx, bundles, steps, stepSeconds, seconds, log 
       log(`sustained ${rate}/s for ${seconds} s: ${JSON.stringify(attempt)}`);
       if (attempt.held) break;
     }
-    return { tried, attempts };
+    // Past capacity: the rate held for the minute (else the highest step held) times the factor.
+    const base = attempts.find((a) => a.held)?.rate ?? held[held.length - 1] ?? steps[0];
+    const overRate = Math.round(base * OVERLOAD_FACTOR);
+    const overSeconds = Math.min(seconds, OVERLOAD_SECONDS);
+    log(`sustained: signing ${overRate * overSeconds} actions for ${overSeconds} s at ${overRate}/s (past capacity)`);
+    const over = await openLoad(fleet, await prepared(overRate * overSeconds, overSeconds), {
+      expect: 201,
+      rate: overRate,
+      timeoutMs: ANSWER_BOUND_MS,
+    });
+    const overload = {
+      rate: overRate,
+      base,
+      seconds: overSeconds,
+      boundMs: ANSWER_BOUND_MS,
+      sent: over.sent,
+      answered: over.ok,
+      refused: { 503: over.statuses[503] ?? 0, 429: over.statuses[429] ?? 0 },
+      unanswered: over.errors,
+      other: Object.entries(over.statuses)
+        .filter(([code]) => !["201", "503", "429"].includes(code))
+        .reduce((n, [, k]) => n + k, 0),
+      okP50: over.okP50,
+      okP99: over.okP99,
+      p99: over.p99,
+      ...(over.errorKinds && { errorKinds: over.errorKinds }),
+    };
+    log(`sustained past capacity ${overRate}/s for ${overSeconds} s: ${JSON.stringify(overload)}`);
+    return { tried, attempts, overload };
   } finally {
     await stack.dispose().catch(() => {});
   }

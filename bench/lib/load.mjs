@@ -107,17 +107,30 @@ const openLoopAgent = new http.Agent({ keepAlive: true, maxSockets: OPEN_LOOP_CO
  * closed while idle fails the request written to it before the server read a byte (Node's `reusedSocket` race):
  * that request is sent once more on a new connection. Any other failure is the request's.
  */
-function send(url, r, again = true) {
+function send(url, r, again = true, timeoutMs = undefined) {
   return new Promise((resolve, reject) => {
     const options = { method: r.method, headers: r.headers, agent: openLoopAgent };
+    // The bound counts from the send, the wait for one of the agent's connections included: a client waits that.
+    const timer =
+      timeoutMs &&
+      setTimeout(
+        () => req.destroy(Object.assign(new Error("no answer within the bound"), { code: "NO_ANSWER" })),
+        timeoutMs,
+      );
+    const settle = (done) => (value) => {
+      clearTimeout(timer);
+      done(value);
+    };
     const req = http.request(`${url}${r.path}`, options, (res) => {
       res.resume();
-      res.on("end", () => resolve(res.statusCode));
-      res.on("error", reject);
+      res.on("end", () => settle(resolve)(res.statusCode));
+      res.on("error", settle(reject));
     });
     req.on("error", (err) => {
-      if (again && req.reusedSocket && err.code === "ECONNRESET") send(url, r, false).then(resolve, reject);
-      else reject(err);
+      if (again && req.reusedSocket && err.code === "ECONNRESET") {
+        clearTimeout(timer);
+        send(url, r, false, timeoutMs).then(resolve, reject);
+      } else settle(reject)(err);
     });
     req.end(r.body);
   });
@@ -130,11 +143,14 @@ function send(url, r, again = true) {
  * sent on the same schedule and left out of the figures (their p99 is `warmUpP99`; `warmUpFailed` counts those not
  * answered `expect`, `errors` every request that failed to send): a steady state measured after its start.
  * `timeline`: also each measured request's send time (performance.now()) and latency, to set against a profile.
+ * `timeoutMs`: a request with no answer within it is given up (counted in `errors` as `NO_ANSWER`, unanswered);
+ * `okP50`/`okP99` are the latencies of the answers that were `expect` alone (the accepted requests').
  */
-export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0, timeline = false }) {
+export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0, timeline = false, timeoutMs }) {
   const statuses = {};
   const errorKinds = {};
   const latencies = [];
+  const okLatencies = [];
   const warmLatencies = [];
   const sentAt = [];
   let warmUpFailed = 0;
@@ -147,9 +163,10 @@ export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0, 
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = performance.now();
     try {
-      const status = await send(url, r);
+      const status = await send(url, r, true, timeoutMs);
       if (i >= warmUp) statuses[status] = (statuses[status] ?? 0) + 1;
       else if (status !== expect) warmUpFailed += 1;
+      if (i >= warmUp && status === expect) okLatencies.push(performance.now() - sent);
     } catch (err) {
       errors += 1;
       const kind = err?.code ?? err?.message ?? String(err);
@@ -163,6 +180,7 @@ export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0, 
   const lastSent = start + ((requests.length - 1) * 1000) / rate;
   const seconds = (lastAnswer - start) / 1000;
   latencies.sort((a, b) => a - b);
+  okLatencies.sort((a, b) => a - b);
   warmLatencies.sort((a, b) => a - b);
   const ok = statuses[expect] ?? 0;
   return {
@@ -175,6 +193,8 @@ export async function openLoad(url, requests, { rate, expect = 200, warmUp = 0, 
     okPerSecond: ok / seconds,
     p50: Math.round(percentile(latencies, 0.5)),
     p99: Math.round(percentile(latencies, 0.99)),
+    okP50: Math.round(percentile(okLatencies, 0.5)),
+    okP99: Math.round(percentile(okLatencies, 0.99)),
     lagMs: Math.round(lastAnswer - lastSent),
     ...(warmUp && { warmUpP99: Math.round(percentile(warmLatencies, 0.99)), warmUpFailed }),
     ...(timeline && { timeline: sentAt }),

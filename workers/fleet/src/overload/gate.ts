@@ -20,8 +20,9 @@ export interface ShedLimits {
 }
 
 export const SHED_LIMITS: ShedLimits = {
-  // About what one isolate holds while each waits on a D1 round trip of its own (I/O, not CPU).
-  floor: 32,
+  // A few, each waiting on a D1 round trip of its own: too few for a rate to say anything (bursts are admitted anyway
+  // until the isolate has been busy for the budget).
+  floor: 8,
   // Far above any wait within the budget at the rates measured (bench/RESULTS.md, sustained); a hard stop only.
   ceiling: 512,
   // Half a second of queue: an admitted registration is answered well inside the 2 s bound, a refused one at once.

@@ -10,6 +10,11 @@ import type { SessionRow } from "./sessions";
 
 /** A browser counts as seen by an account when it signed in to it within this window. */
 export const KNOWN_DEVICE_WINDOW_MS = 90 * DAY;
+/**
+ * A known browser's last_seen_at is written again only once it is this old (issue 47: a row written per sign-in is
+ * what D1 bills), so the window above counts from a sign-in at most a day earlier than the last.
+ */
+export const KNOWN_DEVICE_TOUCH_MS = DAY;
 
 /** The account's live session rows, most recently seen first. */
 export async function deviceSessions(db: Db, accountId: string, now: number): Promise<SessionRow[]> {
@@ -39,9 +44,10 @@ export async function endOtherDeviceSessions(db: Db, accountId: string, keepId: 
 }
 
 /**
- * Records that the browser `deviceHash` signed in to the account at `now`. Returns true when that is news worth a
- * mail: the account knew other browsers, and this one is not among those seen within KNOWN_DEVICE_WINDOW_MS (an
- * account's very first browser, e.g. the one that made it, is not news).
+ * Records that the browser `deviceHash` signed in to the account at `now` (a known one's time is written at most once
+ * a KNOWN_DEVICE_TOUCH_MS). Returns true when that is news worth a mail: the account knew other browsers, and this
+ * one is not among those seen within KNOWN_DEVICE_WINDOW_MS (an account's very first browser, e.g. the one that made
+ * it, is not news).
  */
 export async function noteDevice(db: Db, accountId: string, deviceHash: string, now: number): Promise<boolean> {
   const [seen, any] = await Promise.all([
@@ -57,10 +63,12 @@ export async function noteDevice(db: Db, accountId: string, deviceHash: string, 
       .limit(1)
       .get(),
   ]);
-  await db
-    .insert(knownDevices)
-    .values({ accountId, deviceHash, firstSeenAt: now, lastSeenAt: now })
-    .onConflictDoUpdate({ target: [knownDevices.accountId, knownDevices.deviceHash], set: { lastSeenAt: now } });
+  if (seen === undefined || now - seen.lastSeenAt >= KNOWN_DEVICE_TOUCH_MS) {
+    await db
+      .insert(knownDevices)
+      .values({ accountId, deviceHash, firstSeenAt: now, lastSeenAt: now })
+      .onConflictDoUpdate({ target: [knownDevices.accountId, knownDevices.deviceHash], set: { lastSeenAt: now } });
+  }
   const recent = seen !== undefined && now - seen.lastSeenAt < KNOWN_DEVICE_WINDOW_MS;
   return !recent && (seen !== undefined || any !== undefined);
 }

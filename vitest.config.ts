@@ -13,6 +13,7 @@ import { startRelay } from "./test/harness/nostr-relay.mjs";
 import { startOidc } from "./test/harness/oidc-server.mjs";
 import { startStripe } from "./test/harness/stripe-server.mjs";
 import { startReceiver } from "./test/harness/webhook-receiver.mjs";
+import { startWitness } from "./test/harness/witness-server.mjs";
 
 const root = import.meta.dirname;
 /**
@@ -103,6 +104,8 @@ export default defineConfig(async () => {
   const { d: _signingSecret, ...signingPublic } = signingKey;
   // A webhook receiver on loopback that verifies deliveries with the stock libraries.
   const receiver = await startReceiver({ unref: true });
+  // Three transparency-log witnesses (C2SP tlog-witness), each its own key and state (test/fleet/log-witness*.test.ts).
+  const witnesses = await Promise.all([1, 2, 3].map((n) => startWitness({ name: `witness.test/w${n}`, unref: true })));
   // The payment processors: Stripe's and BTCPay Server's APIs and webhook signatures, on loopback.
   const stripe = await startStripe({ unref: true });
   const btcpay = await startBtcpay({ unref: true });
@@ -112,6 +115,7 @@ export default defineConfig(async () => {
     WEBHOOK_ALLOW_LOOPBACK: "true",
     CRON_SECRET: "test-cron-secret",
     TEST_RECEIVER: receiver.url,
+    TEST_WITNESSES: JSON.stringify(witnesses.map((w) => ({ vkey: w.vkey, url: w.url }))),
     STRIPE_API_BASE: stripe.url,
     STRIPE_SECRET_KEY: stripe.secretKey,
     STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,

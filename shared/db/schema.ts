@@ -693,3 +693,4 @@ export const accountEvents = sqliteTable(
   (t) => [index("account_events_account").on(t.accountId, t.seq)],
 );
 export * from "./schema-devices";
+export * from "./schema-log-witnesses";

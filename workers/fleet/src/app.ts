@@ -29,6 +29,7 @@ import { dashboardRoutes } from "./routes/dashboard";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { logRoutes } from "./routes/log";
 import { logTileRoutes } from "./routes/log-tiles";
+import { logWitnessRoutes } from "./routes/log-witnesses";
 import { memberRoutes } from "./routes/members";
 import { pledgeResolutionRoutes } from "./routes/pledge-resolutions";
 import { pledgeRoutes } from "./routes/pledges";
@@ -81,6 +82,7 @@ for (const group of [
   envelopeReadRoutes,
   logRoutes,
   logTileRoutes,
+  logWitnessRoutes,
   webhookEndpointRoutes,
   webhookSecretRollRoutes,
   webhookRecoveryRoutes,

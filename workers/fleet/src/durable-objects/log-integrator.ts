@@ -2,12 +2,17 @@
 // registration pokes it after its batch committed; the object integrates what waits CHECKPOINT_INTERVAL_MS later
 // (an alarm, so a burst of registrations costs one integration and one signed checkpoint), then re-arms at once
 // while leaves still wait. The log itself is in D1; the object keeps only its project id. The cron pokes projects
-// whose log is behind (cron.ts), so a lost poke costs latency, not leaves.
+// whose log is behind (cron.ts), so a lost poke costs latency, not leaves. After each run it sends the current
+// checkpoint to the deployment's witnesses that have not cosigned it (log/witness/round.ts), off every request's
+// path; a witness to try again later sets the alarm for then (a poke moves an alarm set further out than one
+// interval back to the interval, so a witness's backoff never delays a checkpoint).
 import { DurableObject } from "cloudflare:workers";
 import { errorFields } from "../../../../shared/http/request-line";
 import { logEvent } from "../../../../shared/http/request-log";
 import { type Integration, integrateFor } from "../log/integrate";
 import { logKey } from "../log/key";
+import { configuredWitnesses } from "../log/witness/config";
+import { witnessRound } from "../log/witness/round";
 import { projectDb } from "../registry/shards";
 
 /**
@@ -33,6 +38,7 @@ export interface LogIntegratorBindings {
   FLEET_SIGNING_KEY?: string;
   FLEET_ORIGIN?: string;
   LOG_CHECKPOINT_INTERVAL_MS?: string;
+  LOG_WITNESSES?: string;
 }
 
 export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
@@ -51,8 +57,8 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
   async poke(projectId: string): Promise<number> {
     await this.remember(projectId);
     const set = await this.ctx.storage.getAlarm();
-    if (set !== null) return set;
     const interval = Number(this.env.LOG_CHECKPOINT_INTERVAL_MS ?? CHECKPOINT_INTERVAL_MS);
+    if (set !== null && set <= Date.now() + interval) return set;
     const at = Date.now() + Math.round(interval * (1 - INTERVAL_SPREAD * Math.random()));
     await this.ctx.storage.setAlarm(at);
     return at;
@@ -61,7 +67,9 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
   /** Every waiting leaf, now (the cron's catch-up, tests): how far the log got. */
   async integrateNow(projectId: string): Promise<Integration> {
     await this.remember(projectId);
-    return this.run(projectId, Number.POSITIVE_INFINITY);
+    const result = await this.run(projectId, Number.POSITIVE_INFINITY);
+    if (result.witnessRetryAt !== undefined) await this.retryWitnessesAt(result.witnessRetryAt);
+    return result;
   }
 
   override async alarm(): Promise<void> {
@@ -71,6 +79,7 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
     try {
       const result = await this.run(projectId, ALARM_BUDGET_MS);
       if (result.more) await this.ctx.storage.setAlarm(Date.now());
+      else if (result.witnessRetryAt !== undefined) await this.retryWitnessesAt(result.witnessRetryAt);
     } catch (err) {
       // Thrown again so the platform retries the alarm (with backoff); the cron pokes the project if it gives up.
       logEvent("fleet", "log_integration_failed", errorFields(err), "error");
@@ -78,10 +87,24 @@ export class LogIntegrator extends DurableObject<LogIntegratorBindings> {
     }
   }
 
-  private async run(projectId: string, budgetMs: number): Promise<Integration> {
+  private async run(projectId: string, budgetMs: number): Promise<Integration & { witnessRetryAt?: number }> {
     // The project's shard, as this isolate remembers it or finds it (registry/shards.ts); a project no shard holds
     // has no log.
     const db = await projectDb(this.env, projectId);
-    return integrateFor(db, logKey(this.env), projectId, budgetMs);
+    const result = await integrateFor(db, logKey(this.env), projectId, budgetMs);
+    const witnesses = configuredWitnesses(this.env);
+    if (witnesses.length === 0) return result;
+    // The checkpoint is stored: a witness's failure is its own record, never the integration's.
+    const round = await witnessRound(db, projectId, witnesses).catch((err: unknown) => {
+      logEvent("fleet", "log_witnessing_failed", errorFields(err), "error");
+      return undefined;
+    });
+    return { ...result, witnessRetryAt: round?.retryAt };
+  }
+
+  /** An alarm for a witness's retry, unless one is set sooner (a poke's, or an earlier retry's). */
+  private async retryWitnessesAt(at: number): Promise<void> {
+    const set = await this.ctx.storage.getAlarm();
+    if (set === null || set > at) await this.ctx.storage.setAlarm(at);
   }
 }

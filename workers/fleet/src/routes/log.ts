@@ -25,6 +25,8 @@ import { routeLimit } from "../limits";
 import { logKey, logOrigin, projectNoteKey } from "../log/key";
 import { signCheckpoint } from "../log/sign";
 import { readState, readTiles } from "../log/store";
+import { configuredWitnesses } from "../log/witness/config";
+import { readCosignedCheckpoint } from "../log/witness/served";
 import { leafAndSize, logIds } from "../registry/log";
 import { ProjectId } from "../schemas";
 
@@ -34,10 +36,13 @@ const b64 = (hashes: Hash[]) => hashes.map((h) => base64.encode(h));
 const Size = z.coerce.number().int().min(1);
 const keyOf = (c: Context<FleetEnv>) => logKey(c.env, c.req.url);
 
-/** The project's latest checkpoint as served: the integrator's, or before its first integration the empty log's. */
+/**
+ * The project's latest checkpoint as served: the integrator's with its witnesses' cosignatures (log/witness/served.ts),
+ * or before its first integration the empty log's.
+ */
 export async function currentCheckpoint(c: Context<FleetEnv>, access: Access, projectId: string): Promise<string> {
-  const state = await readState(access.db, projectId);
-  if (state) return state.checkpoint;
+  const stored = await readCosignedCheckpoint(access.db, projectId, configuredWitnesses(c.env));
+  if (stored !== undefined) return stored;
   const key = keyOf(c);
   const text = checkpointText({ origin: logOrigin(key, projectId), size: 0, root: rootOf([]), extensions: [] });
   return signCheckpoint(key, text);

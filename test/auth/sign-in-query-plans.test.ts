@@ -11,6 +11,7 @@ import { reauthenticateSession, type SessionRow, touchSession } from "../../shar
 import { app } from "../../workers/auth/src/app";
 import { AUTH_ORIGIN, freshIp } from "../helpers/browser";
 import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
+import { setCookies } from "../helpers/email-code";
 import { newWallet, type Wallet } from "../helpers/wallet";
 
 const TABLES = /\b(challenges|sessions|account_identities|known_devices|recovery_email)\b/;
@@ -33,7 +34,7 @@ class RecordedBrowser {
     const ctx = createExecutionContext();
     const res = await app.fetch(request, { ...env, DB: this.recording.db }, ctx);
     await waitOnExecutionContext(ctx);
-    const match = /^oc_session=([^;]*)/m.exec(res.headers.getSetCookie().join("\n"));
+    const match = /^oc_session=([^;]*)/m.exec(setCookies(res).join("\n"));
     if (match) this.cookie = match[1] === "" ? undefined : match[1];
     expect(res.status, `${method} ${path}: ${await res.clone().text()}`).toBeLessThan(300);
     return res;

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../workers/auth/src/app";
 import { AUTH_ORIGIN, freshIp } from "../helpers/browser";
 import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
+import { setCookies } from "../helpers/email-code";
 import { newWallet, type Wallet } from "../helpers/wallet";
 
 interface Cost {
@@ -57,8 +58,7 @@ async function signIn(wallet: Wallet, device?: string): Promise<{ challenge: Cos
   const body = { address: wallet.address, message, signature: wallet.sign(message), nonce };
   const signedIn = await answer(recording, "/api/auth/signin", ip, body, device);
   expect(signedIn.status, await signedIn.clone().text()).toBe(200);
-  const set = signedIn.headers
-    .getSetCookie()
+  const set = setCookies(signedIn)
     .map((line) => /^(oc_device=[^;]+)/.exec(line)?.[1])
     .find((found) => found !== undefined);
   return { challenge, signin: total(recording), ...(set !== undefined && { device: set }) };

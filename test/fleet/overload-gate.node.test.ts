@@ -3,7 +3,13 @@
 // ceiling, never while it holds fewer than the floor; and D1's "not now" texts (shared/db/d1-unavailable.ts).
 import { describe, expect, it } from "vitest";
 import { d1Unavailable, overloadedByD1 } from "../../shared/db/d1-unavailable";
-import { AdmissionGate, RATE_WINDOW_MS, SHED_LIMITS, shedLimits } from "../../workers/fleet/src/overload/gate";
+import {
+  AdmissionGate,
+  RATE_WINDOW_MS,
+  SHED_LIMITS,
+  STALE_MS,
+  shedLimits,
+} from "../../workers/fleet/src/overload/gate";
 import { isRegistration } from "../../workers/fleet/src/overload/shed";
 
 const LIMITS = { floor: 4, ceiling: 200, budgetMs: 500 };
@@ -17,16 +23,20 @@ function gateAt(perSecond: number, now: number): AdmissionGate {
   expect(gate.enter(now - 2 * RATE_WINDOW_MS, LIMITS).admitted).toBe(true);
   for (let i = 0; i < 2 * perSecond; i++) {
     const at = now - 2 * RATE_WINDOW_MS + (i * RATE_WINDOW_MS) / perSecond;
-    expect(gate.enter(at, LIMITS).admitted).toBe(true);
-    gate.leave(at);
+    gate.leave(admit(gate, at), at);
   }
   return gate;
 }
 
-/** Admits `n` more at `now` (each expected to pass). */
-function fill(gate: AdmissionGate, n: number, now: number) {
-  for (let i = 0; i < n; i++) expect(gate.enter(now, LIMITS)).toEqual({ admitted: true });
+/** Admits one more at `now` (expected to pass): its ticket. */
+function admit(gate: AdmissionGate, now: number): number {
+  const admission = gate.enter(now, LIMITS);
+  if (!admission.admitted) throw new Error(`refused: ${JSON.stringify(admission)}`);
+  return admission.ticket;
 }
+
+/** Admits `n` more at `now` (each expected to pass): their tickets. */
+const fill = (gate: AdmissionGate, n: number, now: number) => Array.from({ length: n }, () => admit(gate, now));
 
 describe("admission gate", () => {
   it("admits while the predicted wait is within the budget, refuses past it", () => {
@@ -34,13 +44,13 @@ describe("admission gate", () => {
     // 100 finished a busy second: 50 in flight wait 500 ms, the budget; 51 wait 510 ms.
     const gate = gateAt(100, now);
     expect(gate.rate(now)).toBeCloseTo(0.1);
-    fill(gate, 50, now);
+    const [one] = fill(gate, 50, now);
     expect(gate.inFlight).toBe(51);
     const refused = gate.enter(now, LIMITS);
     expect(refused).toMatchObject({ admitted: false, why: "wait", predictedWaitMs: 510 });
     expect(gate.inFlight).toBe(51);
     // One finishes: the wait is back within the budget.
-    gate.leave(now);
+    gate.leave(one as number, now);
     expect(gate.enter(now, LIMITS).admitted).toBe(true);
   });
 
@@ -56,8 +66,7 @@ describe("admission gate", () => {
     // Ten a second, each in flight 10 ms, idle between.
     for (let i = 0; i < 20; i++) {
       const at = 1_000_000 + i * 100;
-      gate.enter(at, LIMITS);
-      gate.leave(at + 10);
+      gate.leave(admit(gate, at), at + 10);
     }
     expect(gate.rate(1_002_000)).toBeCloseTo(0.1, 1);
   });
@@ -93,18 +102,35 @@ describe("admission gate", () => {
 
   it("an idle isolate starts afresh: the busy period begins with the next registration", () => {
     const gate = new AdmissionGate();
-    fill(gate, LIMITS.floor, 1_000);
-    for (let i = 0; i < LIMITS.floor; i++) gate.leave(1_000 + LIMITS.budgetMs);
+    for (const ticket of fill(gate, LIMITS.floor, 1_000)) gate.leave(ticket, 1_000 + LIMITS.budgetMs);
     expect(gate.inFlight).toBe(0);
     fill(gate, LIMITS.floor + 10, 60_000);
   });
 
-  it("a registration that fails still leaves (in flight never goes negative)", () => {
+  it("forgets a registration gone without leaving (a client that disconnected) after STALE_MS, as not finished", () => {
     const gate = new AdmissionGate();
-    gate.leave(1);
-    expect(gate.inFlight).toBe(0);
-    expect(gate.enter(1, LIMITS).admitted).toBe(true);
+    const [lost] = fill(gate, LIMITS.floor + 10, 1_000);
+    expect(gate.enter(1_000 + LIMITS.budgetMs, LIMITS).admitted).toBe(false);
+    expect(gate.inFlight).toBe(LIMITS.floor + 10);
+    // Still nothing finished, but none of them is in flight any more: the isolate starts afresh.
+    expect(gate.enter(1_000 + STALE_MS, LIMITS).admitted).toBe(true);
     expect(gate.inFlight).toBe(1);
+    expect(gate.rate(1_000 + STALE_MS)).toBe(0);
+    // Its late leave (the ticket forgotten) counts nothing.
+    gate.leave(lost as number, 1_000 + STALE_MS);
+    expect(gate.inFlight).toBe(1);
+    expect(gate.rate(1_000 + STALE_MS)).toBe(0);
+  });
+
+  it("a ticket leaves once (in flight never goes negative)", () => {
+    const gate = new AdmissionGate();
+    gate.leave(12345, 1);
+    expect(gate.inFlight).toBe(0);
+    const ticket = admit(gate, 1);
+    expect(gate.inFlight).toBe(1);
+    gate.leave(ticket, 2);
+    gate.leave(ticket, 2);
+    expect(gate.inFlight).toBe(0);
   });
 
   it("limits: the defaults, each overridable by a non-negative number, the floor never above the ceiling", () => {

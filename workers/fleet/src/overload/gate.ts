@@ -32,7 +32,16 @@ export const SHED_LIMITS: ShedLimits = {
 /** The completions and busy time counted over this window (and the part of the next one gone) make the rate. */
 export const RATE_WINDOW_MS = 1_000;
 
-export type Admission = { admitted: true } | { admitted: false; why: "ceiling" | "wait"; predictedWaitMs: number };
+/**
+ * A registration still in flight after this long is counted as gone (not finished): a client that disconnects may
+ * end the request's work without its `leave` ever running, and a slot it held must not stay taken.
+ */
+export const STALE_MS = 10_000;
+
+/** Admitted with the ticket `leave` takes back, or refused with why. */
+export type Admission =
+  | { admitted: true; ticket: number }
+  | { admitted: false; why: "ceiling" | "wait"; predictedWaitMs: number };
 
 interface Window {
   /** Registrations finished in it. */
@@ -42,7 +51,9 @@ interface Window {
 }
 
 export class AdmissionGate {
-  #inFlight = 0;
+  /** Tickets in flight → when each was admitted, oldest first (a Map keeps insertion order). */
+  #entries = new Map<number, number>();
+  #nextTicket = 1;
   /** When the current busy period began (undefined while idle); busy time up to `#mark` is counted. */
   #busySince: number | undefined;
   #mark = 0;
@@ -52,7 +63,7 @@ export class AdmissionGate {
 
   /** Registrations admitted and not finished. */
   get inFlight(): number {
-    return this.#inFlight;
+    return this.#entries.size;
   }
 
   /** Registrations finished per busy millisecond over the last window and the current part (0: none finished). */
@@ -64,34 +75,45 @@ export class AdmissionGate {
 
   /** Admits one more registration (counted in flight until `leave`), or says why not. */
   enter(now: number, limits: ShedLimits): Admission {
-    const decision = this.#decide(now, limits);
-    if (decision.admitted) {
-      if (this.#inFlight === 0) {
-        this.#busySince = now;
-        this.#mark = now;
-      }
-      this.#inFlight += 1;
+    this.#forgetStale(now);
+    const refusal = this.#refusal(now, limits);
+    if (refusal) return refusal;
+    if (this.#entries.size === 0) {
+      this.#busySince = now;
+      this.#mark = now;
     }
-    return decision;
+    const ticket = this.#nextTicket++;
+    this.#entries.set(ticket, now);
+    return { admitted: true, ticket };
   }
 
-  /** An admitted registration finished (answered, whatever the answer). */
-  leave(now: number): void {
+  /** An admitted registration finished (answered, whatever the answer); a ticket already forgotten counts nothing. */
+  leave(ticket: number, now: number): void {
     this.#advance(now);
-    this.#inFlight = Math.max(0, this.#inFlight - 1);
+    if (!this.#entries.delete(ticket)) return;
     this.#current.done += 1;
-    if (this.#inFlight === 0) this.#busySince = undefined;
+    if (this.#entries.size === 0) this.#busySince = undefined;
   }
 
-  #decide(now: number, limits: ShedLimits): Admission {
-    const inFlight = this.#inFlight;
+  /** Drops the tickets admitted more than STALE_MS ago (gone without a `leave`), never counted as finished. */
+  #forgetStale(now: number): void {
+    for (const [ticket, admittedAt] of this.#entries) {
+      if (now - admittedAt < STALE_MS) break;
+      this.#advance(now);
+      this.#entries.delete(ticket);
+    }
+    if (this.#entries.size === 0) this.#busySince = undefined;
+  }
+
+  #refusal(now: number, limits: ShedLimits): Admission | undefined {
+    const inFlight = this.#entries.size;
     if (inFlight >= limits.ceiling) return { admitted: false, why: "ceiling", predictedWaitMs: Infinity };
-    if (inFlight < limits.floor || this.#busySince === undefined) return { admitted: true };
-    if (now - this.#busySince < limits.budgetMs) return { admitted: true };
+    if (inFlight < limits.floor || this.#busySince === undefined) return undefined;
+    if (now - this.#busySince < limits.budgetMs) return undefined;
     const rate = this.rate(now);
     // Busy for the budget and nothing finished in two windows: stalled, the wait is unbounded.
     const predictedWaitMs = rate > 0 ? inFlight / rate : Infinity;
-    return predictedWaitMs > limits.budgetMs ? { admitted: false, why: "wait", predictedWaitMs } : { admitted: true };
+    return predictedWaitMs > limits.budgetMs ? { admitted: false, why: "wait", predictedWaitMs } : undefined;
   }
 
   /** Counts the busy time up to `now`, then moves the window on once it has run its length (empty if two have). */

@@ -29,6 +29,6 @@ export const shedRegistrations: MiddlewareHandler<FleetEnv> = async (c, next) =>
   try {
     await next();
   } finally {
-    gate.leave(Date.now());
+    gate.leave(admission.ticket, Date.now());
   }
 };

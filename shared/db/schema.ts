@@ -110,14 +110,19 @@ export const challenges = sqliteTable(
 
 // ---- fleet registry ----
 
-export const projects = sqliteTable("projects", {
-  id: text("id").primaryKey(), // proj_<24 hex>
-  name: text("name").notNull(),
-  ownerAddress: text("owner_address").notNull(),
-  archivedAt: integer("archived_at"),
-  createdAt: integer("created_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text("id").primaryKey(), // proj_<24 hex>
+    name: text("name").notNull(),
+    ownerAddress: text("owner_address").notNull(),
+    archivedAt: integer("archived_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    logPublicAt: integer("log_public_at"), // when its owner made its log public; NULL: private (0024)
+  },
+  (t) => [index("projects_log_public").on(t.logPublicAt, t.id).where(sql`log_public_at IS NOT NULL`)],
+);
 
 /** (project, address) is unique: the database refuses a second invite, not a read-then-write. */
 export const members = sqliteTable(

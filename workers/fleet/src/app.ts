@@ -29,6 +29,7 @@ import { dashboardRoutes } from "./routes/dashboard";
 import { envelopeReadRoutes } from "./routes/envelope-reads";
 import { logRoutes } from "./routes/log";
 import { logTileRoutes } from "./routes/log-tiles";
+import { logVisibilityRoutes } from "./routes/log-visibility";
 import { logWitnessRoutes } from "./routes/log-witnesses";
 import { memberRoutes } from "./routes/members";
 import { pledgeResolutionRoutes } from "./routes/pledge-resolutions";
@@ -37,6 +38,7 @@ import { projectOwnershipRoutes } from "./routes/project-ownership";
 import { projectPledgeRoutes } from "./routes/project-pledges";
 import { projectRoutes } from "./routes/projects";
 import { publicRoutes } from "./routes/public";
+import { publicLogRoutes } from "./routes/public-logs";
 import { revocationRoutes } from "./routes/revocations";
 import { tokenRoutes } from "./routes/tokens";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
@@ -83,6 +85,8 @@ for (const group of [
   logRoutes,
   logTileRoutes,
   logWitnessRoutes,
+  logVisibilityRoutes,
+  publicLogRoutes,
   webhookEndpointRoutes,
   webhookSecretRollRoutes,
   webhookRecoveryRoutes,

@@ -40,7 +40,11 @@ const keyOf = (c: Context<FleetEnv>) => logKey(c.env, c.req.url);
  * The project's latest checkpoint as served: the integrator's with its witnesses' cosignatures (log/witness/served.ts),
  * or before its first integration the empty log's.
  */
-export async function currentCheckpoint(c: Context<FleetEnv>, access: Access, projectId: string): Promise<string> {
+export async function currentCheckpoint(
+  c: Context<FleetEnv>,
+  access: Pick<Access, "db">,
+  projectId: string,
+): Promise<string> {
   const stored = await readCosignedCheckpoint(access.db, projectId, configuredWitnesses(c.env));
   if (stored !== undefined) return stored;
   const key = keyOf(c);

@@ -84,14 +84,24 @@ export async function profileWhile(worker, work, top = 12) {
 }
 
 /**
- * The isolate's used heap (bytes), asked through `session` every `everyMs` until `stop()`: each answer with the time
- * it came (performance.now()), so a long wait between two answers shows the thread was held.
+ * How long a poll waits for a full collection it asked for. workerd runs the collection (and answers) only when the
+ * isolate next runs; while the work runs that is within milliseconds, and once it has ended the poll must not wait.
  */
-export function pollHeap(session, everyMs) {
+const COLLECT_WAIT_MS = 250;
+
+const within = (promise, ms) => Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms))]);
+
+/**
+ * The isolate's used heap (bytes), asked through `session` every `everyMs` until `stop()`: each answer with the time
+ * it came (performance.now()), so a long wait between two answers shows the thread was held. With `collectFirst`,
+ * each poll follows a full collection: the heap then holds only what is live.
+ */
+export function pollHeap(session, everyMs, collectFirst = false) {
   const polls = [];
   let running = true;
   const loop = (async () => {
     while (running) {
+      if (collectFirst) await within(session.send("HeapProfiler.collectGarbage"), COLLECT_WAIT_MS);
       const { result } = await session.send("Runtime.getHeapUsage");
       polls.push({ at: performance.now(), used: result.usedSize });
       await new Promise((resolve) => setTimeout(resolve, everyMs));
@@ -107,14 +117,22 @@ export function pollHeap(session, everyMs) {
 }
 
 /**
- * The isolate's JavaScript heap while `work` runs: V8's used heap size before it and the highest seen, polled every
- * few milliseconds through the inspector (Runtime.getHeapUsage), in KiB. The process's RSS also holds the local
- * D1's SQLite pages; this is the isolate's own.
+ * The isolate's JavaScript heap while `work` runs, in KiB: V8's used heap before it (after a full collection, so what
+ * an earlier request left as garbage is not counted against this one, once `poke` has made the isolate run) and the
+ * highest seen, polled every few
+ * milliseconds through the inspector (Runtime.getHeapUsage). The used heap holds garbage not yet collected, so its
+ * peak depends on when V8's collector ran (bench/README.md, "Memory"). With `retained`, each poll first asks for a
+ * full collection (HeapProfiler.collectGarbage): the peak is then what the work held live at once, at the price of
+ * slowing it. The process's RSS also holds the local D1's SQLite pages; this is the isolate's own.
  */
-export async function heapWhile(worker, work, everyMs = 5) {
+export async function heapWhile(worker, work, { everyMs = 5, retained = false, poke } = {}) {
   const session = await connect(worker);
+  // The collection runs when the isolate next runs: `poke` (a request that allocates next to nothing) makes it run.
+  const collected = session.send("HeapProfiler.collectGarbage");
+  await poke?.();
+  await within(collected, 5_000);
   const beforeKiB = (await session.send("Runtime.getHeapUsage")).result.usedSize / 1024;
-  const poller = pollHeap(session, everyMs);
+  const poller = pollHeap(session, everyMs, retained);
   let result;
   try {
     result = await work();

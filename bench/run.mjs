@@ -23,6 +23,7 @@ import { registration } from "./cases/registration.mjs";
 import { shardsBench } from "./cases/shards.mjs";
 import { sustained } from "./cases/sustained.mjs";
 import { webhooks } from "./cases/webhooks.mjs";
+import { witnessBench } from "./cases/witnesses.mjs";
 import { buildBenchWorker, buildProductWorker, buildVariant, importBenchTs, ROOT } from "./lib/build.mjs";
 import { collectionsSection } from "./lib/collections.mjs";
 import { medianBy } from "./lib/load.mjs";
@@ -388,6 +389,17 @@ if (only.includes("log")) {
       });
     }
   }
+  log("transparency log: witnesses' cosignatures");
+  const w = await witnessBench({ fx, bundles, seconds: quick ? 10 : 60, log });
+  table_.push({
+    benchmark: `Log witnessing: a checkpoint → cosigned by all ${w.witnesses} witnesses (C2SP tlog-witness on loopback; bench/cases/witnesses.mjs)`,
+    size: `${w.checkpoints} checkpoints, about one a second`,
+    project: `p50/p99/max ${w.p50}/${w.p99}/${w.max} ms (${w.cosigned} of ${w.checkpoints} cosigned by all ${w.witnesses}; ${w.refusals} refused)`,
+    baseline: bound(w.bound),
+    ratio: `${num(w.p99 / CHECKPOINT_INTERVAL_MS, 2)} of the interval`,
+    target: "all cosigned, none refused, p99 within the checkpoint interval",
+    met: w.cosigned === w.checkpoints && w.refusals === 0 && w.p99 < CHECKPOINT_INTERVAL_MS,
+  });
   const last = rows[rows.length - 1];
   registered.batchMs = (INTEGRATION_BATCH / last.integration.steady) * 1000;
   details.push(

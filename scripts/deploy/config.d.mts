@@ -14,6 +14,7 @@ export type DeployConfigValue = {
   account_deletion_grace_days: number;
   registry_database: "own" | "shared";
   registry_shards: { place: "wnam" | "enam" | "weur" | "eeur" | "apac" | "oc" | "eu" }[];
+  log_witnesses: { vkey: string; url: string }[];
 };
 export function describeIssues(error: z.ZodError): string[];
 export function loadDeployConfig(file: string): DeployConfigValue;

@@ -100,6 +100,21 @@ export const DeployConfig = z.strictObject({
     .array(z.strictObject({ place: z.enum(["wnam", "enam", "weur", "eeur", "apac", "oc", "eu"]) }))
     .max(15)
     .default([]),
+  /**
+   * The transparency log's witnesses (issue 48; docs/log.md "Witnesses"): each a C2SP tlog-witness, its vkey
+   * (`<name>+<hex key ID>+<base64(0x04 ‖ Ed25519 key)>`) and its submission prefix (`<url>/add-checkpoint`). The fleet
+   * gets them as LOG_WITNESSES, reads them again (a malformed one is said on the log screen) and sends each new
+   * checkpoint to every one. None by default: checkpoints carry the log's own signature only.
+   */
+  log_witnesses: z
+    .array(
+      z.strictObject({
+        vkey: z.string().regex(/^[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/, "a witness vkey: name+hex8+base64"),
+        url: z.url({ protocol: /^https$/ }),
+      }),
+    )
+    .max(16)
+    .default([]),
 });
 
 /** One line per problem: `environments.production.auth_host: a lowercase host name…`. */

@@ -89,6 +89,7 @@ export function varsOf(worker, config, envConfig, origins) {
     ["FLEET_ORIGIN", origins.fleet],
     ["BTCPAY_URL", config.billing.btcpay?.url],
     ["BTCPAY_STORE_ID", config.billing.btcpay?.store_id],
+    ["LOG_WITNESSES", config.log_witnesses?.length ? JSON.stringify(config.log_witnesses) : undefined],
   ]);
 }
 

@@ -8,6 +8,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { base64 } from "@scure/base";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openNote, signNote } from "../../shared/tlog/note";
+import { type WitnessView as ScreenWitness, witnessStatus } from "../../workers/fleet/dashboard/src/witness-status";
 import { logKey } from "../../workers/fleet/src/log/key";
 import { integrateLog, loggedProject } from "../helpers/log";
 import {
@@ -133,7 +134,7 @@ describe("a log with witnesses", () => {
       [0, 3, 409],
       [2, 3, 422],
     ]);
-    const [one, two, three] = (await p.screen()).witnesses as [WitnessView, WitnessView, WitnessView];
+    const [one, two, three] = (await p.screen()).witnesses as unknown as [ScreenWitness, ScreenWitness, ScreenWitness];
     expect(one).toMatchObject({ cosigned_size: 3, current: true, problem: null });
     expect(two).toMatchObject({ cosigned_size: null, current: false, problem: { reason: "witness_unreachable" } });
     expect(three).toMatchObject({
@@ -142,6 +143,12 @@ describe("a log with witnesses", () => {
       problem: { reason: "witness_conflict", checkpoint_size: 3, witness_size: 2 },
     });
     expect(two.next_attempt_at).toBeGreaterThan(Date.now());
+    // The log screen (the audit view's witness section) says it plainly.
+    expect(witnessStatus(three, 3)).toMatch(
+      /^Witness witness\.test\/w3 refused checkpoint 3: not consistent with its size 2 \(a fork\)\. Next try /,
+    );
+    expect(witnessStatus(two, 3)).toMatch(/^Witness witness\.test\/w2 did not answer for checkpoint 3\. Next try /);
+    expect(witnessStatus(one, 3)).toBe("Cosigned the current checkpoint (size 3).");
     await comeUp(W2, p.origin);
   });
 

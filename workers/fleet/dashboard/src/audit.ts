@@ -1,8 +1,10 @@
 // Audit export: download the signed bundle of every envelope (ndjson, json or csv; the last line or member is the
 // signed manifest, checked offline by `npm run verify-bundle`), and the list of completed exports with counts.
-// Routes: GET /api/audit/export?project_id&format, GET /api/audit/bundles?project_id.
+// Routes: GET /api/audit/export?project_id&format, GET /api/audit/bundles?project_id. Below them, the log's
+// witnesses (log-witnesses.ts).
 import { api, query } from "./api";
 import { table, timeColumn } from "./forms";
+import { witnessSection } from "./log-witnesses";
 import { notice } from "./notice";
 import type { ScreenContext } from "./types";
 import { h, section, short } from "./ui";
@@ -53,6 +55,7 @@ export async function auditScreen(ctx: ScreenContext) {
     ),
   );
   await loadBundles(ctx, bundles);
+  container.append(await witnessSection(ctx));
 }
 
 async function loadBundles(ctx: ScreenContext, box: HTMLElement) {

@@ -185,6 +185,21 @@ describe("a log with witnesses", () => {
   });
 });
 
+describe("a witness's retry never delays a checkpoint", () => {
+  it("a poke brings an alarm set beyond one interval (a witness's backoff) back within it", async () => {
+    const { projectId } = await loggedProject(0);
+    const integrator = env.LOG_INTEGRATOR.get(env.LOG_INTEGRATOR.idFromName(projectId));
+    const interval = Number((env as unknown as { LOG_CHECKPOINT_INTERVAL_MS: string }).LOG_CHECKPOINT_INTERVAL_MS);
+    const far = Date.now() + 2 * interval;
+    await runInDurableObject(integrator, (_o, state) => state.storage.setAlarm(far));
+    const at = await integrator.poke(projectId);
+    expect(at).toBeLessThanOrEqual(Date.now() + interval);
+    expect(await runInDurableObject(integrator, (_o, state) => state.storage.getAlarm())).toBe(at);
+    // An alarm already within the interval is kept (registrations in a burst share it).
+    expect(await integrator.poke(projectId)).toBe(at);
+  });
+});
+
 describe("the test witness refuses what the spec says it must", () => {
   it("a fork or a rollback presented after it cosigned the log: 409 with its size, 422, 400; a key it does not trust: 403", async () => {
     const p = await witnessedProject(2, [W1]);

@@ -152,6 +152,27 @@ describe("a log with witnesses", () => {
     await comeUp(W2, p.origin);
   });
 
+  it("a witness holding a larger tree than the log (a rollback signal): no retry past its size, the screen says so", async () => {
+    const p = await witnessedProject(2, [W1]);
+    const forged = signNote(
+      `${p.origin}\n5\n${base64.encode(new Uint8Array(32).fill(5))}\n`,
+      p.keyName,
+      logKey(env as never).secret,
+    );
+    expect((await addCheckpoint(W1, `old 0\n\n${forged}`)).status).toBe(200);
+    await integrateLog(p.projectId);
+    expect((await witnessRequests(W1, p.origin)).map((r) => [r.old, r.size, r.status])).toEqual([
+      [0, 5, 200],
+      [0, 3, 409],
+    ]);
+    const [view] = (await p.screen()).witnesses as unknown as [ScreenWitness];
+    expect(view.problem).toMatchObject({ reason: "witness_conflict", checkpoint_size: 3, witness_size: 5 });
+    expect(witnessStatus(view, 3)).toMatch(
+      /^Witness witness\.test\/w1 refused checkpoint 3: it holds a larger tree, size 5 \(a rollback or a fork\)\./,
+    );
+    expect(signatureLines(await p.checkpoint())).toHaveLength(1);
+  });
+
   it("a witness down, then up, catches up from the size it holds once its retry is due", async () => {
     const p = await witnessedProject(1, [W1, W2]);
     await integrateLog(p.projectId);

@@ -45,11 +45,10 @@ async function proofFrom(cp: Checkpoint, old: number) {
 
 /** Submits the checkpoint to one witness from the size it holds, once more from the size a 409 names. */
 async function submit(witness: WitnessConfig, cp: Checkpoint, state: WitnessState): Promise<Outcome> {
-  const problem = (p: Outcome & { kind: "problem" }) => p;
   let old = state.size;
   for (let attempt = 0; ; attempt++) {
-    if (old > cp.size)
-      return problem({ kind: "problem", problem: "witness_conflict", size: cp.size, witnessSize: old });
+    // The witness holds a larger tree than the log now has: a rollback, or a fork it was shown.
+    if (old > cp.size) return { kind: "problem", problem: "witness_conflict", size: cp.size, witnessSize: old };
     const answer = await post(witness, addCheckpointBody(old, await proofFrom(cp, old), cp.note));
     switch (answer.kind) {
       case "cosigned": {

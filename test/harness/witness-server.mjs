@@ -125,7 +125,9 @@ export function startWitness({ name = "witness.test/w", port = 0, host = "127.0.
   };
 
   const signedByTrusted = (sub) => {
-    const keys = trusted.filter((k) => k.origin === sub.origin || (k.prefix !== undefined && sub.origin.startsWith(k.prefix)));
+    const keys = trusted.filter(
+      (k) => k.origin === sub.origin || (k.prefix !== undefined && sub.origin.startsWith(k.prefix)),
+    );
     if (keys.length === 0) return undefined;
     return sub.signatures.some((s) =>
       keys.some(

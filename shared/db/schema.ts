@@ -237,9 +237,7 @@ export const envelopes = sqliteTable(
     uniqueIndex("envelopes_leaf").on(t.projectId, t.leafIdx),
     // The leaves still to hash (from before registrations carried their hash): the cron's bounded slices find them
     // without scanning the hashed ones; a registration, which carries its hash, never enters it.
-    index("envelopes_unhashed")
-      .on(t.projectId, t.leafIdx)
-      .where(sql`leaf_hash IS NULL AND leaf_idx IS NOT NULL`),
+    index("envelopes_unhashed").on(t.projectId, t.leafIdx).where(sql`leaf_hash IS NULL AND leaf_idx IS NOT NULL`),
     // Partial where a column is set only for some kinds, so a registration enters only the indexes its kind needs
     // (a row written per index entry is what D1 bills; docs/scale.md, "What it costs"). A query's `col = ?`
     // implies `col IS NOT NULL`, so SQLite uses these without the query saying so; the two on pledges need the

@@ -25,8 +25,8 @@ export const LOG_USAGE = `open-oc log monitor — follow a project's transparenc
   valid envelope (its kind's parser, its id, its signature) and that their hashes grow the saved tree into the
   checkpoint's. A first run verifies the whole log, or with --trust-from-checkpoint starts from the checkpoint (its
   tiles checked against its root, the entries before it not checked). Each success saves the new state.
-  --fleet ($OC_FLEET) is the fleet whose log you follow; --token ($OC_TOKEN) a project token, read scope is enough;
-  --project may come from $OC_PROJECT. --dir reads <dir>/checkpoint and <dir>/tile/… laid out as the URL paths
+  --fleet ($OC_FLEET) is the fleet whose log you follow; --token ($OC_TOKEN) a project token, read scope is enough,
+  and none is needed for a log its owner made public; --project may come from $OC_PROJECT. --dir reads <dir>/checkpoint and <dir>/tile/… laid out as the URL paths
   (a mirror of the prefix), with no network. Without --once it checks again every --interval seconds (default 60),
   printing a line when the log grows, until a check fails (an unreachable fleet is reported and tried again).
   Exit 0: OK. 1: FAILED (<reason>): checkpoint_unsigned, checkpoint_wrong_log, checkpoint_malformed,
@@ -119,9 +119,6 @@ async function settings(kit, values) {
   const token = values.token ?? process.env.OC_TOKEN;
   if (values.dir && !statSync(values.dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(`--dir ${values.dir} is not a directory`);
-  }
-  if (!values.dir && !token) {
-    throw new UsageError("--token <ock_…> (or $OC_TOKEN) is required to read the log: a project token, read scope");
   }
   const stateFile = values.state ?? path.join(".oc", `monitor-${projectId}.json`);
   const fleet = values.fleet ?? process.env.OC_FLEET;

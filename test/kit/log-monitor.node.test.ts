@@ -3,6 +3,7 @@
 // FAILED line, exit 1, the contradicting checkpoint kept; mistakes one line and exit 2; an unreachable fleet one
 // line and exit 1; without --once it follows the log as it grows.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -163,7 +164,6 @@ describe("open-oc log monitor --dir", { timeout: 60_000 }, () => {
         ],
         "not the log other.example/api/log/",
       ],
-      [["log", "monitor", "--project", PROJECT, "--fleet", FLEET, "--key", key.verifier, "--state", state], "--token"],
       [
         [
           "log",
@@ -192,6 +192,31 @@ describe("open-oc log monitor --dir", { timeout: 60_000 }, () => {
     const broken = await withKey(dir, state);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain("is not a monitor's state");
+  });
+
+  it("a public log over HTTP needs no --token: the monitor reads it anonymously", async () => {
+    const port = await freePort();
+    const fleet = `http://127.0.0.1:${port}`;
+    const hostKey = auditKey(`127.0.0.1:${port}/api/log/${PROJECT}`);
+    const pieces = logPieces(entries.slice(0, 6), { key: hostKey, origin: `127.0.0.1:${port}/api/log/${PROJECT}` });
+    const prefix = `/api/log/${PROJECT}/`;
+    const credentials: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      credentials.push(req.headers.authorization ?? req.headers.cookie);
+      const piece = req.url?.startsWith(prefix) ? pieces.get(req.url.slice(prefix.length)) : undefined;
+      res.writeHead(piece ? 200 : 404).end(piece);
+    });
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const args = ["--project", PROJECT, "--fleet", fleet, "--key", hostKey.verifier, "--state", stateFile()];
+      const result = await oc("log", "monitor", ...args, "--once");
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("at size 6");
+      expect(credentials.length).toBeGreaterThan(1);
+      expect(credentials.every((c) => c === undefined)).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 
   it("an unreachable fleet: one line, exit 1", async () => {

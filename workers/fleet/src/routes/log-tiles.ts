@@ -15,6 +15,7 @@ import { encodeEntryBundle, HASH_SIZE, parseTilePath, TILE_WIDTH, tileKey } from
 import { routeGroup } from "../../../../shared/validate";
 import type { FleetEnv } from "../env";
 import { routeLimit } from "../limits";
+import { edgeCopy, keepAtEdge } from "../log/edge-cache";
 import { checkpointCacheControl, logRead, logReadHeaders, tileCacheControl } from "../log/readers";
 import { readTiles } from "../log/store";
 import { leafEntries } from "../registry/log";
@@ -97,6 +98,10 @@ logTileRoutes.get("/api/log/:project_id/tile/:tile_path{.+}", logReadHeaders, ti
   const tile = parseTilePath(`tile/${c.req.param("tile_path")}`);
   if (!tile) throw new AppError("not_found", { detail: "not a C2SP tlog-tiles path" });
   const read = await logRead(c, projectId, { spend: false });
+  if (read.shared) {
+    const copy = await edgeCopy(c);
+    if (copy) return copy;
+  }
   const level = tile.kind === "hash" ? tile.level : 0;
   // The level-0 tile says which leaves are integrated: an entry bundle is served only as far as its tile is.
   const content = (await readTiles(read.db, projectId, [{ level, index: tile.index, width: tile.width }])).get(
@@ -106,10 +111,13 @@ logTileRoutes.get("/api/log/:project_id/tile/:tile_path{.+}", logReadHeaders, ti
     throw new AppError("not_found", { detail: "no such tile in the log's latest checkpoint" });
   }
   const headers = { "Content-Type": OCTETS, "Cache-Control": tileCacheControl(read, tile.width === TILE_WIDTH) };
-  if (tile.kind === "hash") return c.body(new Uint8Array(content.subarray(0, tile.width * HASH_SIZE)), 200, headers);
+  const answer = (res: Response) => (read.shared ? keepAtEdge(c, res) : res);
+  if (tile.kind === "hash") {
+    return answer(c.body(new Uint8Array(content.subarray(0, tile.width * HASH_SIZE)), 200, headers));
+  }
   const entries = await leafEntries(read.db, projectId, tile.index * TILE_WIDTH, tile.width);
   // tlog-tiles: entry bundles SHOULD be compressed at the HTTP layer, gzip with no negotiation allowed. The runtime
   // compresses a body whose Content-Encoding it is told (JSON envelopes shrink about 3:1); clients decode it.
   const bundle = new Uint8Array(encodeEntryBundle(entries.map((body) => utf8(body))));
-  return c.body(bundle, 200, { ...headers, "Content-Encoding": "gzip" });
+  return answer(c.body(bundle, 200, { ...headers, "Content-Encoding": "gzip" }));
 });

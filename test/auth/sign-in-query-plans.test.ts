@@ -12,6 +12,7 @@ import { app } from "../../workers/auth/src/app";
 import { AUTH_ORIGIN, freshIp } from "../helpers/browser";
 import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
 import { setCookies } from "../helpers/email-code";
+import { queryPlan } from "../helpers/query-plan";
 import { newWallet, type Wallet } from "../helpers/wallet";
 
 const TABLES = /\b(challenges|sessions|account_identities|known_devices|recovery_email)\b/;
@@ -51,14 +52,7 @@ class RecordedBrowser {
   }
 }
 
-/** The plan's lines for `sql`, its parameters bound to null (SQLite plans without looking at bound values). */
-async function plan(sql: string): Promise<string[]> {
-  const params = (sql.match(/\?/g) ?? []).map(() => null);
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return results.map((r) => r.detail);
-}
+const plan = (sql: string) => queryPlan(sql);
 
 /** A row of the account, straight from the table (the helpers below take one). */
 async function sessionOf(accountId: string): Promise<SessionRow> {

@@ -11,16 +11,10 @@ import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
 import { action, delegation, HOUR_MS, keptOutcome, pledge, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
 import { fleetAnswer } from "../helpers/fleet-app";
+import { queryPlan } from "../helpers/query-plan";
 import { newWallet } from "../helpers/wallet";
 
-/** The plan's lines for `sql`, its parameters bound to null (SQLite plans without looking at bound values). */
-async function plan(sql: string): Promise<string[]> {
-  const params = (sql.match(/\?/g) ?? []).map(() => null);
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return results.map((r) => r.detail);
-}
+const plan = (sql: string) => queryPlan(sql);
 
 /** Each statement of the recording that reads `envelopes`, with the plan lines that scan a table instead of searching it. */
 async function scans(recording: D1Recording): Promise<{ sql: string; scans: string[] }[]> {

@@ -6,6 +6,8 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64, base64urlnopad, hex } from "@scure/base";
+import { type MonitorInput, monitorStep } from "../../shared/kit/log";
+import type { MonitorState } from "../../shared/kit/log/state";
 import { checkpointText } from "../../shared/tlog/checkpoint";
 import { leafHash } from "../../shared/tlog/merkle";
 import { signNote, verifierKey } from "../../shared/tlog/note";
@@ -133,4 +135,26 @@ export function piecesReader(pieces: ReadonlyMap<string, Uint8Array>) {
       return pieces.get(piece);
     },
   };
+}
+
+/**
+ * One step of the kit's monitor over `pieces` (this log's fleet and project, `key` its audit key), with the paths it
+ * read.
+ */
+export async function stepOver(
+  key: AuditKey,
+  pieces: ReadonlyMap<string, Uint8Array>,
+  state?: MonitorState,
+  more: Partial<MonitorInput> = {},
+) {
+  const reader = piecesReader(pieces);
+  const result = await monitorStep({
+    state,
+    reader,
+    fleetHost: FLEET_HOST,
+    projectId: PROJECT,
+    auditKeys: [key.publicKey],
+    ...more,
+  });
+  return { ...result, asked: reader.asked };
 }

@@ -16,8 +16,8 @@ import {
   FLEET_HOST,
   logPieces,
   PROJECT,
-  piecesReader,
   signedCheckpoint,
+  stepOver,
 } from "../helpers/monitor-log";
 
 let key: AuditKey;
@@ -29,18 +29,8 @@ beforeAll(async () => {
 }, 120_000);
 
 const log = (from: readonly Uint8Array[]) => logPieces(from, { key });
-const step = (pieces: Map<string, Uint8Array>, state?: MonitorState, more: Partial<MonitorInput> = {}) => {
-  const reader = piecesReader(pieces);
-  const result = monitorStep({
-    state,
-    reader,
-    fleetHost: FLEET_HOST,
-    projectId: PROJECT,
-    auditKeys: [key.publicKey],
-    ...more,
-  });
-  return result.then((r) => ({ ...r, asked: reader.asked }));
-};
+const step = (pieces: Map<string, Uint8Array>, state?: MonitorState, more: Partial<MonitorInput> = {}) =>
+  stepOver(key, pieces, state, more);
 
 async function stateAt(size: number): Promise<MonitorState> {
   const result = await step(log(entries.slice(0, size)));

@@ -3,7 +3,7 @@
 // forged cosignature, an unknown witness, a policy that is no policy; a state saved under the old origin moving to
 // the new one, a fork across the rename still caught, the two names not mixed; and gzip-compressed entry bundles.
 import { beforeAll, describe, expect, it } from "vitest";
-import { type MonitorInput, monitorStep } from "../../shared/kit/log";
+import type { MonitorInput } from "../../shared/kit/log";
 import type { MonitorState } from "../../shared/kit/log/state";
 import {
   type AuditKey,
@@ -16,8 +16,7 @@ import {
   LOG_ORIGIN,
   type LogOptions,
   logPieces,
-  PROJECT,
-  piecesReader,
+  stepOver,
 } from "../helpers/monitor-log";
 
 let key: AuditKey;
@@ -34,18 +33,8 @@ beforeAll(async () => {
   entries = await envelopeEntries(300);
 }, 120_000);
 
-const step = async (pieces: Map<string, Uint8Array>, state?: MonitorState, more: Partial<MonitorInput> = {}) => {
-  const reader = piecesReader(pieces);
-  const result = await monitorStep({
-    state,
-    reader,
-    fleetHost: FLEET_HOST,
-    projectId: PROJECT,
-    auditKeys: [key.publicKey],
-    ...more,
-  });
-  return { ...result, asked: reader.asked };
-};
+const step = (pieces: Map<string, Uint8Array>, state?: MonitorState, more: Partial<MonitorInput> = {}) =>
+  stepOver(key, pieces, state, more);
 const log = (size: number, options: Partial<LogOptions> = {}) => logPieces(entries.slice(0, size), { key, ...options });
 
 describe("a witness policy: 2 of 3", () => {

@@ -59,6 +59,19 @@ async function oneDelegationBundle(
 }
 const SCOPE = "stamp:sign(mime=text/markdown)";
 
+/** A delegation made by the CLI, its one-envelope bundle signed by a fresh audit key, and its log's root. */
+async function loggedDelegation() {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const audit = { ...publicKey.export({ format: "jwk" }), kid: "kit-log", oc_use: "audit" };
+  const seed = Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url");
+  const principal = JSON.parse((await oc("key", "new")).stdout) as { wif: string };
+  const agent = JSON.parse((await oc("key", "new")).stdout) as { address: string };
+  const envelope = (await oc("delegate", "--wif", principal.wif, "--agent", agent.address, "--scope", SCOPE)).stdout;
+  const id = JSON.parse(envelope).id as string;
+  const bundle = await oneDelegationBundle("csv", "proj_log", "kit-log", envelope, privateKey);
+  const root = rootOf([leafHash(new TextEncoder().encode(envelope))]);
+  return { audit, seed, id, bundle, root };
+}
 describe("oc CLI", () => {
   it("key new, then delegate, act and pledge print envelopes the project's own library accepts", async () => {
     const principal = JSON.parse((await oc("key", "new")).stdout) as { wif: string; address: string };
@@ -165,15 +178,7 @@ describe("oc CLI", () => {
   }, 60_000);
 
   it("bundle verify --checkpoint: the checkpoint must be the bundle's project's log on the fleet --fleet names", async () => {
-    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-    const audit = { ...publicKey.export({ format: "jwk" }), kid: "kit-log", oc_use: "audit" };
-    const seed = Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url");
-    const principal = JSON.parse((await oc("key", "new")).stdout) as { wif: string };
-    const agent = JSON.parse((await oc("key", "new")).stdout) as { address: string };
-    const envelope = (await oc("delegate", "--wif", principal.wif, "--agent", agent.address, "--scope", SCOPE)).stdout;
-    const id = JSON.parse(envelope).id as string;
-    const bundle = await oneDelegationBundle("csv", "proj_log", "kit-log", envelope, privateKey);
-    const root = rootOf([leafHash(new TextEncoder().encode(envelope))]);
+    const { audit, seed, id, bundle, root } = await loggedDelegation();
     const note = (origin: string, name = "fleet.example") =>
       signNote(checkpointText({ origin, size: 1, root, extensions: [] }), name, seed);
     const file = (name: string, text: string) => {
@@ -201,15 +206,7 @@ describe("oc CLI", () => {
   }, 60_000);
 
   it("bundle verify --checkpoint: the log's new name, and --witness with a threshold (issue 48)", async () => {
-    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-    const audit = { ...publicKey.export({ format: "jwk" }), kid: "kit-log", oc_use: "audit" };
-    const seed = Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url");
-    const principal = JSON.parse((await oc("key", "new")).stdout) as { wif: string };
-    const agent = JSON.parse((await oc("key", "new")).stdout) as { address: string };
-    const envelope = (await oc("delegate", "--wif", principal.wif, "--agent", agent.address, "--scope", SCOPE)).stdout;
-    const id = JSON.parse(envelope).id as string;
-    const bundle = await oneDelegationBundle("csv", "proj_log", "kit-log", envelope, privateKey);
-    const root = rootOf([leafHash(new TextEncoder().encode(envelope))]);
+    const { audit, seed, id, bundle, root } = await loggedDelegation();
     const origin = "fleet.example/api/log/proj_log";
     const text = checkpointText({ origin, size: 1, root, extensions: [] });
     const [w1, w2] = [cosigner("witness.example/w1"), cosigner("witness.example/w2")] as [Cosigner, Cosigner];

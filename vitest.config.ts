@@ -1,6 +1,7 @@
 // The whole suite: one vitest project per worker, each inside workerd with real D1, KV and Durable Objects
 // (@cloudflare/vitest-plugin), plus a Node project for the few checks whose tools cannot run in workerd
 // (files named *.node.test.ts: the OpenAPI 3.1 validator generates code at runtime; bip322-js signs).
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -14,6 +15,7 @@ import { startOidc } from "./test/harness/oidc-server.mjs";
 import { startStripe } from "./test/harness/stripe-server.mjs";
 import { startReceiver } from "./test/harness/webhook-receiver.mjs";
 import { startWitness } from "./test/harness/witness-server.mjs";
+import { workerdDependencies } from "./test/harness/workerd-deps.mjs";
 
 const root = import.meta.dirname;
 /**
@@ -88,18 +90,23 @@ export default defineConfig(async () => {
     // An issuer that announces RFC 9207 (test/auth/oauth-issuer.test.ts points the generic provider at it).
     TEST_OIDC_RFC9207_ISSUER: oidc.rfc9207Issuer,
   };
-  // The verify worker's upstreams, speaking the real protocols on loopback: one Esplora API, two nostr relays.
-  const esplora = await startEsplora({ unref: true });
-  const relays = [await startRelay({ unref: true }), await startRelay({ unref: true })];
-  const verifyBindings = {
-    ESPLORA_URL: esplora.url,
-    NOSTR_RELAYS: relays.map((r) => r.url).join(","),
-    CONFIRMATIONS: "6",
-    TEST_FAKES: JSON.stringify({
-      esplora: esplora.url,
-      relays: relays.map((r) => ({ url: r.url, admin: r.adminUrl })),
-    }),
-    TEST_ATTESTATIONS: JSON.stringify(signedAttestations()),
+  // The verify worker's upstreams, speaking the real protocols on loopback: one Esplora API, two nostr relays. Each
+  // test file gets its own (the plugin asks for a file's options when it starts the file's runtime): files run side by
+  // side, and one that takes its upstream down or moves the tip must not reach another's.
+  const attestations = JSON.stringify(signedAttestations());
+  const verifyBindings = async () => {
+    const esplora = await startEsplora({ unref: true });
+    const relays = [await startRelay({ unref: true }), await startRelay({ unref: true })];
+    return {
+      ESPLORA_URL: esplora.url,
+      NOSTR_RELAYS: relays.map((r) => r.url).join(","),
+      CONFIRMATIONS: "6",
+      TEST_FAKES: JSON.stringify({
+        esplora: esplora.url,
+        relays: relays.map((r) => ({ url: r.url, admin: r.adminUrl })),
+      }),
+      TEST_ATTESTATIONS: attestations,
+    };
   };
   const { d: _signingSecret, ...signingPublic } = signingKey;
   // A webhook receiver on loopback that verifies deliveries with the stock libraries.
@@ -172,15 +179,32 @@ export default {
     // SQLite-backed, as in wrangler.toml: the limiter keeps its bucket in the synchronous SQLite KV.
     durableObjects: { RATE_LIMITER: { className: "RateLimiter", useSQLite: true } },
   };
+  // Each workerd test file starts a fresh runtime that loads the worker's modules anew: its packages pre-bundled, one
+  // module each instead of hundreds of files (test/harness/workerd-deps.mjs says why the list is read, not written).
+  const workerdDeps = {
+    optimizer: {
+      ssr: {
+        enabled: true,
+        include: workerdDependencies(root, ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"]),
+      },
+    },
+  };
   return {
     test: {
+      // Every core: vitest's default leaves one idle (two cores ran one file at a time). The node project's stacks and
+      // the browser tests still run one file at a time (fileParallelism below).
+      maxWorkers: Math.max(2, availableParallelism()),
       projects: [
         {
           plugins: [
-            cloudflareTest({
+            // A mail API of the file's own: email-otp and recovery take theirs down for a moment.
+            cloudflareTest(async () => ({
               wrangler: { configPath: path.join(root, "wrangler.toml") },
-              miniflare: { bindings: testBindings, workers: [verifyAux] },
-            }),
+              miniflare: {
+                bindings: { ...testBindings, MAIL_API_URL: (await startMail({ unref: true })).url },
+                workers: [verifyAux],
+              },
+            })),
           ],
           test: {
             name: "auth",
@@ -194,14 +218,15 @@ export default {
             ],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
+            deps: workerdDeps,
           },
         },
         {
           plugins: [
-            cloudflareTest({
+            cloudflareTest(async () => ({
               wrangler: { configPath: path.join(root, "workers/verify/wrangler.toml") },
-              miniflare: { bindings: verifyBindings },
-            }),
+              miniflare: { bindings: await verifyBindings() },
+            })),
           ],
           test: {
             name: "verify",
@@ -209,6 +234,7 @@ export default {
             include: ["test/verify/**/*.test.ts", "test/fuzz/verify/**/*.test.ts"],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/log-scan.ts"],
+            deps: workerdDeps,
           },
         },
         {
@@ -234,6 +260,7 @@ export default {
             include: ["test/fleet/**/*.test.ts", "test/fuzz/fleet/**/*.test.ts", "test/kit/**/*.test.ts"],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
+            deps: workerdDeps,
           },
         },
         {
@@ -262,6 +289,7 @@ export default {
             include: ["test/fleet/**/*.test.ts"],
             exclude: ["**/*.node.test.ts", ...ONE_DATABASE_TESTS],
             setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
+            deps: workerdDeps,
           },
         },
         {

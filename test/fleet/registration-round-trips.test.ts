@@ -253,7 +253,8 @@ describe("revocation cascade in SQL", () => {
     const mid = newWallet();
     const leaf = newWallet();
     const sub = await subdelegation(p.grant.id, p.agent, mid);
-    const subsub = await subdelegation(sub.id, mid, leaf);
+    // Expiring before its parent whatever second each is signed in (a child may not outlive the grant above it).
+    const subsub = await subdelegation(sub.id, mid, leaf, { expiresIn: 6 * HOUR_MS });
     for (const s of [sub, subsub]) {
       expect(
         (await post(p.token, "/api/subdelegations", { project_id: p.projectId, envelope: s.envelope })).status,

@@ -11,7 +11,7 @@ import { app } from "../../workers/fleet/src/app";
 import { isGuardedWrite } from "../../workers/fleet/src/registry/guarded-writes";
 import { grantTree } from "../../workers/fleet/src/routes/revocations";
 import { type D1Recording, recordD1 } from "../helpers/d1-recorder";
-import { action, delegation, revocation, subdelegation } from "../helpers/envelopes";
+import { action, delegation, HOUR_MS, revocation, subdelegation } from "../helpers/envelopes";
 import { FLEET, signedIn } from "../helpers/fleet";
 import { fleetAnswer } from "../helpers/fleet-app";
 import { newWallet } from "../helpers/wallet";

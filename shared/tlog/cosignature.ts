@@ -5,7 +5,7 @@
 // text. Pure: the policy's witnesses are the caller's (vkeys it was configured with), never read from the note.
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { base64, hex } from "@scure/base";
-import { fromBase64, keyId } from "./note";
+import { fromBase64, keyId, SIGNATURE_LINE, splitNote } from "./note";
 
 /** The signature type of timestamped Ed25519 cosignatures (signed-note's table). */
 export const COSIGNATURE_V1 = 0x04;
@@ -53,13 +53,6 @@ export function cosignatureLine(text: string, name: string, secretKey: Uint8Arra
   const signature = ed25519.sign(cosignatureMessage(text, timestamp), secretKey);
   const blob = Uint8Array.of(...cosignerKeyId({ name, publicKey }), ...stamp, ...signature);
   return `— ${name} ${base64.encode(blob)}\n`;
-}
-
-/** A signed note split into its text and its signature lines; undefined when it is no signed note. */
-function splitNote(note: string): { text: string; lines: string[] } | undefined {
-  const split = note.lastIndexOf("\n\n");
-  if (split < 0 || !note.endsWith("\n")) return undefined;
-  return { text: note.slice(0, split + 1), lines: note.slice(split + 2, -1).split("\n") };
 }
 
 /** A listed witness's cosignature found on the note. */
@@ -128,7 +121,7 @@ export function checkCosignatures(note: string, policy: WitnessPolicy): WitnessC
   if (!parts) return { ok: false, reason: "witness_policy_unmet", detail: "the checkpoint is no signed note" };
   const cosigned = new Map<CosignerKey, Cosignature>();
   for (const line of parts.lines) {
-    const match = /^— (\S+) ([A-Za-z0-9+/]+=*)$/u.exec(line);
+    const match = SIGNATURE_LINE.exec(line);
     const blob = match && fromBase64(match[2] as string);
     if (!blob || blob.length < 4) continue;
     const id = hex.encode(blob.subarray(0, 4));

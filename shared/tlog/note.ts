@@ -86,6 +86,16 @@ export function signNote(text: string, name: string, secretKey: Uint8Array): str
   return signedNote(text, { name, publicKey: ed25519.getPublicKey(secretKey) }, signature);
 }
 
+/** A signature line, "— <key name> <base64 blob>": the name and the blob's text. */
+export const SIGNATURE_LINE = /^— (\S+) ([A-Za-z0-9+/]+=*)$/u;
+
+/** A signed note split into its text and its signature lines; undefined when it is no signed note. */
+export function splitNote(note: string): { text: string; lines: string[] } | undefined {
+  const split = note.lastIndexOf("\n\n");
+  if (split < 0 || !note.endsWith("\n")) return undefined;
+  return { text: note.slice(0, split + 1), lines: note.slice(split + 2, -1).split("\n") };
+}
+
 export interface OpenedNote {
   text: string;
   /** The names of the given keys whose signature verified, in the note's order. */
@@ -97,14 +107,13 @@ export interface OpenedNote {
  * (signatures by other keys are ignored, as the spec allows).
  */
 export function openNote(note: string, keys: readonly NoteKey[]): OpenedNote | undefined {
-  const split = note.lastIndexOf("\n\n");
-  if (split < 0 || !note.endsWith("\n")) return undefined;
-  const text = note.slice(0, split + 1);
-  const lines = note.slice(split + 2, -1).split("\n");
+  const parts = splitNote(note);
+  if (!parts) return undefined;
+  const { text, lines } = parts;
   const message = utf8.encode(text);
   const signedBy: string[] = [];
   for (const line of lines) {
-    const match = /^— (\S+) ([A-Za-z0-9+/]+=*)$/u.exec(line);
+    const match = SIGNATURE_LINE.exec(line);
     if (!match) return undefined;
     const blob = fromBase64(match[2] as string);
     if (!blob || blob.length < 5) return undefined;

@@ -1,8 +1,8 @@
 // Hashing the log leaves written without a hash (issue 26): rows given their index by 0007 and registrations made
-// under 0009, before a registration carried its leaf hash (a leaf is its envelope's row since 0021). The cron hashes them in slices of bounded size, oldest
-// first per project, each slice one read and one write, and stops after a bounded number of slices: progress is kept
-// slice by slice, so a backlog of any size is worked off over successive runs and no run exceeds D1's per-invocation
-// query limit. Until a project's leaves are all hashed, its log is the prefix that is (log.ts).
+// under 0009, before a registration carried its leaf hash (a leaf is its envelope's row since 0021). The cron hashes
+// them in slices of bounded size, oldest first per project, each slice one read and one write, and stops after a
+// bounded number of slices: progress is kept slice by slice, so a backlog of any size is worked off over successive
+// runs and no run exceeds D1's per-invocation query limit. Until a project's leaves are all hashed, its log is the prefix that is (log.ts).
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { utf8 } from "../../../../shared/crypto/digest";
 import type { Db } from "../../../../shared/db/client";

@@ -4,6 +4,7 @@
 // project's tokens read it, as the rest of the log; a malformed LOG_WITNESSES is said here, not as a 500.
 import { createRoute, z } from "@hono/zod-openapi";
 import { errorResponses, json } from "../../../../shared/http/openapi";
+import { splitNote } from "../../../../shared/tlog/note";
 import { routeGroup } from "../../../../shared/validate";
 import { projectAccess } from "../access";
 import type { FleetEnv } from "../env";
@@ -67,7 +68,7 @@ logWitnessRoutes.openapi(
       readState(access.db, project_id),
       configured.length > 0 ? readWitnessStates(access.db, project_id) : new Map(),
     ]);
-    const text = state?.checkpoint.slice(0, state.checkpoint.indexOf("\n\n") + 1);
+    const text = state && splitNote(state.checkpoint)?.text;
     const witnesses = configured.map((w) => {
       const s = states.get(w.name) ?? freshState(w.name);
       return {

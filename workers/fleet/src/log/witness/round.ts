@@ -6,6 +6,7 @@
 // for the log screen. A witness that is down delays only its own cosignature: it is tried again after a backoff.
 import type { Db } from "../../../../../shared/db/client";
 import { parseCheckpoint } from "../../../../../shared/tlog/checkpoint";
+import { splitNote } from "../../../../../shared/tlog/note";
 import { consistencyFromTiles, tilesForConsistency } from "../../../../../shared/tlog/tile-proofs";
 import { readState, readTiles } from "../store";
 import type { WitnessConfig } from "./config";
@@ -91,8 +92,8 @@ export async function witnessRound(
   if (witnesses.length === 0) return { submitted: 0, retryAt: undefined };
   const [state, states] = await Promise.all([readState(db, projectId), readWitnessStates(db, projectId)]);
   if (!state) return { submitted: 0, retryAt: undefined };
-  const text = state.checkpoint.slice(0, state.checkpoint.indexOf("\n\n") + 1);
-  if (!parseCheckpoint(text)) return { submitted: 0, retryAt: undefined };
+  const text = splitNote(state.checkpoint)?.text;
+  if (text === undefined || !parseCheckpoint(text)) return { submitted: 0, retryAt: undefined };
   const cp = { db, projectId, note: state.checkpoint, text, size: state.size };
   const current = witnesses.map((w) => ({ witness: w, state: states.get(w.name) ?? freshState(w.name) }));
   const sending = current.filter((c) => due(c.state, text, now));

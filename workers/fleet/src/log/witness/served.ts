@@ -3,6 +3,7 @@
 // signed-note: more signature lines after the log's; a client ignores the keys it does not know). One round trip:
 // the log's state and its witness rows in one batch; without configured witnesses, the state alone as before.
 import type { Db } from "../../../../../shared/db/client";
+import { splitNote } from "../../../../../shared/tlog/note";
 import type { WitnessConfig } from "./config";
 import type { WitnessState } from "./state";
 import { witnessRowsQuery, witnessStatesOf } from "./store";
@@ -13,7 +14,8 @@ export function withCosignatures(
   states: ReadonlyMap<string, WitnessState>,
   witnesses: readonly WitnessConfig[],
 ): string {
-  const text = note.slice(0, note.indexOf("\n\n") + 1);
+  const text = splitNote(note)?.text;
+  if (text === undefined) return note;
   const lines = witnesses.flatMap((w) => {
     const state = states.get(w.name);
     return state?.checkpoint === text && state.cosignature ? state.cosignature.split("\n") : [];

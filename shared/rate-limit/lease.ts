@@ -2,8 +2,8 @@
 // takes a share of a bucket's tokens (rate-limiter.ts `lease`) and spends them locally until they run out or the
 // lease ends; unspent tokens go back with the next lease. Tokens leave the bucket when leased, so the rule is never
 // exceeded however the isolates spend them; the cost of a lease that lapses unspent is admitting fewer, never more.
-// A lease of a bucket that fails open is renewed before it runs out (`renewDue`, middleware.ts), so a client at
-// speed waits for its first lease only.
+// A lease of a bucket kept in memory (not durable) is renewed before it runs out (`renewDue`, middleware.ts), so a
+// client at speed waits for its first lease only.
 import type { LeaseDecision } from "./token-bucket";
 
 /** A lease's life: past it, its unspent tokens are returned at the next lease of the bucket. */
@@ -15,8 +15,9 @@ export const MAX_LEASES = 10_000;
 /** How long a request waits for another request's lease call of the same bucket before making its own. */
 export const LEASE_WAIT_MS = 250;
 /**
- * A lease of a bucket that fails open is renewed ahead of need (in the background, `renewDue`) once it holds this
- * few tokens or ends within RENEW_WITHIN_MS: a client at speed then never waits for its next lease (issue 31's tail).
+ * A lease of a bucket kept in memory (not durable) is renewed ahead of need (in the background, `renewDue`) once it
+ * holds this few tokens or ends within RENEW_WITHIN_MS: a client at speed then never waits for its next lease (issue
+ * 31's tail).
  */
 export const RENEW_BELOW = LEASE_WANT / 4;
 export const RENEW_WITHIN_MS = 1_000;

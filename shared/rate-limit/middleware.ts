@@ -18,6 +18,11 @@ export interface RateLimitOptions {
   bucket: string;
   rule: BucketRule;
   failClosed: boolean;
+  /**
+   * Whether the bucket is written through to its object's storage (survives the object's restart); by default, a
+   * bucket that fails closed is. A bucket kept in memory only is leased ahead of need (`renewDue`).
+   */
+  durable?: boolean;
 }
 
 type LimiterEnv = { Bindings: { RATE_LIMITER: DurableObjectNamespace<RateLimiter> } };
@@ -72,7 +77,7 @@ export function backgroundOf(c: Context): Background | undefined {
 }
 
 /**
- * The next lease of a bucket that fails open, asked for while the current one still has tokens (`renewDue`),
+ * The next lease of a bucket kept in memory, asked for while the current one still has tokens (`renewDue`),
  * from the request's background: the tokens still held are kept (none handed back), the new ones add to them. A
  * failure is logged; the next request that finds the lease spent asks as ever.
  */
@@ -131,7 +136,7 @@ export function rateLimitHeaders(
 /**
  * One token from the bucket named `key`, from this isolate's lease when it holds one, else from a new lease (one
  * Durable Object call). Denied: 429 rate_limited with Retry-After and RateLimit headers. When the limiter itself
- * fails: 429 when `failClosed`, otherwise undefined (the request goes on unlimited).
+ * fails: 429 when `failClosed`, otherwise undefined (the request goes on unlimited). `durable`: RateLimitOptions.
  */
 export async function takeNamed(
   ns: DurableObjectNamespace<RateLimiter>,
@@ -139,18 +144,19 @@ export async function takeNamed(
   rule: BucketRule,
   failClosed = true,
   background?: Background,
+  durable = failClosed,
 ): Promise<Admission | undefined> {
   book ??= new LeaseBook();
   let decision = book.take(key, Date.now());
-  if (decision?.allowed && background && !failClosed && book.renewDue(key, Date.now())) {
+  if (decision?.allowed && background && !durable && book.renewDue(key, Date.now())) {
     background(renewAhead(ns, book, key, rule));
   }
   // Each lease either leaves tokens here or records the bucket's refusal, and a wait on another request's call
   // ends with that call or after LEASE_WAIT_MS, so this ends.
   for (let round = 0; !decision; round++) {
     try {
-      // A bucket that fails closed is also durable; one that fails open lives in its object's memory (rate-limiter.ts).
-      await leaseOnce(ns, book, key, rule, failClosed, round);
+      // A durable bucket is written through to its object's storage; any other lives in its memory (rate-limiter.ts).
+      await leaseOnce(ns, book, key, rule, durable, round);
     } catch (err) {
       limiterUnavailable(key, err);
       if (failClosed) throw new AppError("rate_limited", { headers: { "Retry-After": "1" } });
@@ -202,7 +208,7 @@ export function limitRequest(
   background?: Background,
 ): Promise<Admission | undefined> {
   const key = `${options.bucket}|${clientIpKey(request.headers)}`;
-  return takeNamed(ns, key, options.rule, options.failClosed, background);
+  return takeNamed(ns, key, options.rule, options.failClosed, background, options.durable);
 }
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<LimiterEnv> {

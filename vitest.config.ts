@@ -35,6 +35,53 @@ const ONE_DATABASE_TESTS = [
   "test/fleet/storage-per-registration.test.ts",
   "test/fleet/unconfigured-and-failed-writes.test.ts",
 ];
+/**
+ * The workerd files share a runtime (`isolate: false`): each vitest worker starts workerd once per project and runs
+ * file after file in it, with the storage and the worker's loaded modules of the files before. Starting a runtime and
+ * loading the worker's modules anew took about 4 s a file, two thirds of the workerd projects' time. Tests make
+ * their own accounts, projects, wallets and client addresses, so another file's rows do not change what they see.
+ * These files read what the whole database holds, so they run in a runtime of their own (the `-alone` projects):
+ * D1's rows read and written and query plans, a sweep or cron over every project or account, the sign-in provider's
+ * fixed users, and the migration tests' own database.
+ */
+const OWN_RUNTIME_TESTS = [
+  "test/auth/oauth-profile.test.ts",
+  "test/auth/reauthentication.test.ts",
+  "test/auth/sign-in-query-plans.test.ts",
+  "test/auth/sign-in-rows.test.ts",
+  "test/auth/webauthn-challenge-sweep.test.ts",
+  "test/fleet/log-bounded-reads.test.ts",
+  "test/fleet/migration-0021.test.ts",
+  "test/fleet/migration-0022.test.ts",
+  "test/fleet/reconciler.test.ts",
+  "test/fleet/registration-round-trips.test.ts",
+  "test/fleet/registration-rows.test.ts",
+  "test/fleet/registry-query-plans.test.ts",
+  "test/fleet/restore-drill.test.ts",
+  "test/fleet/session-check-rows.test.ts",
+  "test/fleet/storage-per-registration.test.ts",
+  "test/fleet/transparency-log.test.ts",
+  "test/fleet/unconfigured-and-failed-writes.test.ts",
+];
+/**
+ * Node files that run one at a time, after the files that run side by side: each starts a stack on fixed ports
+ * (`npm start`'s scripts, wrangler), or runs `npm pack` on the kit, whose prepack rebuilds packages/kit/dist while
+ * other files run the CLI from it, or writes the deploy command's folders under .build/deploy.
+ */
+const NODE_ONE_AT_A_TIME = [
+  "test/kit/consumer-stack.node.test.ts",
+  "test/kit/package-fixtures.node.test.ts",
+  "test/kit/package.node.test.ts",
+  "test/kit/quickstarts.node.test.ts",
+  "test/scripts/commands.node.test.ts",
+  "test/scripts/deploy-plan.node.test.ts",
+  "test/scripts/deploy.node.test.ts",
+  "test/scripts/dev-start.node.test.ts",
+  "test/shared/openapi-answers.node.test.ts",
+];
+/** Files of `include`'s folders (each glob's part before its first `*`) among `files`. */
+const within = (files: readonly string[], include: readonly string[]) =>
+  files.filter((f) => include.some((glob) => f.startsWith(glob.slice(0, glob.indexOf("*")))));
 const COMPATIBILITY_DATE = "2026-05-01";
 /** Every import of shared/bitcoin/secp256k1-module (the workerd `.wasm` import) → its Node twin. */
 const NODE_SECP256K1_MODULE = {
@@ -189,15 +236,34 @@ export default {
       },
     },
   };
+  /**
+   * A workerd project as two: its files in shared runtimes (`isolate: false`), and those of OWN_RUNTIME_TESTS it
+   * includes each in a runtime of its own (`<name>-alone`). `plugin` makes the project's plugin, one per project.
+   */
+  const workerdProjects = (
+    name: string,
+    plugin: () => ReturnType<typeof cloudflareTest>,
+    test: { include: string[]; exclude: string[]; setupFiles: string[] },
+  ) => {
+    const alone = within(OWN_RUNTIME_TESTS, test.include).filter((file) => !test.exclude.includes(file));
+    const common = { ...test, root, deps: workerdDeps };
+    return [
+      { plugins: [plugin()], test: { ...common, name, isolate: false, exclude: [...test.exclude, ...alone] } },
+      ...(alone.length > 0
+        ? [{ plugins: [plugin()], test: { ...common, name: `${name}-alone`, include: alone } }]
+        : []),
+    ];
+  };
   return {
     test: {
       // Every core: vitest's default leaves one idle (two cores ran one file at a time). The node project's stacks and
       // the browser tests still run one file at a time (fileParallelism below).
       maxWorkers: Math.max(2, availableParallelism()),
       projects: [
-        {
-          plugins: [
-            // A mail API of the file's own: email-otp and recovery take theirs down for a moment.
+        // A mail API of the runtime's own: email-otp and recovery take theirs down for a moment.
+        ...workerdProjects(
+          "auth",
+          () =>
             cloudflareTest(async () => ({
               wrangler: { configPath: path.join(root, "wrangler.toml") },
               miniflare: {
@@ -205,10 +271,7 @@ export default {
                 workers: [verifyAux],
               },
             })),
-          ],
-          test: {
-            name: "auth",
-            root,
+          {
             include: [
               "test/auth/**/*.test.ts",
               "test/shared/**/*.test.ts",
@@ -218,27 +281,24 @@ export default {
             ],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
-            deps: workerdDeps,
           },
-        },
-        {
-          plugins: [
+        ),
+        ...workerdProjects(
+          "verify",
+          () =>
             cloudflareTest(async () => ({
               wrangler: { configPath: path.join(root, "workers/verify/wrangler.toml") },
               miniflare: { bindings: await verifyBindings() },
             })),
-          ],
-          test: {
-            name: "verify",
-            root,
+          {
             include: ["test/verify/**/*.test.ts", "test/fuzz/verify/**/*.test.ts"],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/log-scan.ts"],
-            deps: workerdDeps,
           },
-        },
-        {
-          plugins: [
+        ),
+        ...workerdProjects(
+          "fleet",
+          () =>
             cloudflareTest({
               wrangler: { configPath: path.join(root, "workers/fleet/wrangler.toml") },
               miniflare: {
@@ -253,22 +313,19 @@ export default {
                 },
               },
             }),
-          ],
-          test: {
-            name: "fleet",
-            root,
+          {
             include: ["test/fleet/**/*.test.ts", "test/fuzz/fleet/**/*.test.ts", "test/kit/**/*.test.ts"],
             exclude: ["**/*.node.test.ts"],
             setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
-            deps: workerdDeps,
           },
-        },
-        {
-          // The fleet's suite again past one database (issue 31): the auth host's database apart from the registry's
-          // (the fleet reads sessions through AUTH_DB only), and the registry in three shards, two in the default
-          // place and one in `eu`, so projects created by the tests spread over the first two. Tests that count one
-          // database's statements or read its query plans run in the default pass only (their reason is beside them).
-          plugins: [
+        ),
+        // The fleet's suite again past one database (issue 31): the auth host's database apart from the registry's
+        // (the fleet reads sessions through AUTH_DB only), and the registry in three shards, two in the default
+        // place and one in `eu`, so projects created by the tests spread over the first two. Tests that count one
+        // database's statements or read its query plans run in the default pass only (their reason is beside them).
+        ...workerdProjects(
+          "fleet-shards",
+          () =>
             cloudflareTest({
               wrangler: { configPath: path.join(root, "workers/fleet/wrangler.toml") },
               miniflare: {
@@ -282,26 +339,31 @@ export default {
                 },
               },
             }),
-          ],
-          test: {
-            name: "fleet-shards",
-            root,
+          {
             include: ["test/fleet/**/*.test.ts"],
             exclude: ["**/*.node.test.ts", ...ONE_DATABASE_TESTS],
             setupFiles: ["test/helpers/log-scan.ts", "test/helpers/apply-migrations.ts"],
-            deps: workerdDeps,
           },
-        },
+        ),
         {
           // Node cannot import a `.wasm` file: the verifier's libsecp256k1 comes from the twin that compiles its bytes.
+          // Side by side with the workerd files: these use loopback ports the system picks and folders of their own.
           resolve: { alias: [NODE_SECP256K1_MODULE] },
           test: {
             name: "node",
             root,
             environment: "node",
             include: ["test/**/*.node.test.ts"],
-            exclude: ["test/e2e/**"],
-            // Several of these start a stack of their own on other ports: one file at a time.
+            exclude: ["test/e2e/**", ...NODE_ONE_AT_A_TIME],
+          },
+        },
+        {
+          resolve: { alias: [NODE_SECP256K1_MODULE] },
+          test: {
+            name: "node-stacks",
+            root,
+            environment: "node",
+            include: NODE_ONE_AT_A_TIME,
             fileParallelism: false,
           },
         },

@@ -17,6 +17,8 @@ import { pledge } from "../helpers/envelopes";
 import { newWallet } from "../helpers/wallet";
 
 const WIDTHS = [1280, 390] as const;
+/** Pages the sweep has open at once. */
+const SWEEP_TABS = 2;
 const HEIGHT = 844;
 const screenshots = path.join(import.meta.dirname, "../..", "docs", "screenshots");
 /** Words that mean a value reached the page unconverted. */
@@ -128,6 +130,20 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
   return problems;
 }
 
+/** `work` for each of `items`, `lanes` at a time; the results in the items' order. */
+async function inTurns<T, R>(items: readonly T[], lanes: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return results;
+}
+
 /** A project with something in each view: a member, a token, a webhook endpoint with a delivery, a delegation, a
  * pledge, an audit bundle and the admin log entries those leave. */
 async function projectWithData(page: Page, owner: { wif: string; address: string }): Promise<string> {
@@ -174,24 +190,21 @@ describe("every page, as a person sees it", () => {
     const pages = await allPages(projectId);
     expect(pages.some((url) => url.endsWith("/signin"))).toBe(true);
 
+    const visits = (
+      [
+        ["signed out", signedOut],
+        ["signed in", signedIn],
+      ] as const
+    ).flatMap(([state, context]) => WIDTHS.flatMap((width) => pages.map((url) => ({ state, context, width, url }))));
+    // SWEEP_TABS visits at a time: most of a visit is waiting for the page to go network-idle.
+    const found = await inTurns(visits, SWEEP_TABS, async ({ state, context, width, url }) => {
+      const seen = await onceMore(`${url} at ${width} px`, () => problemsOf(context, url, width));
+      return seen.map((problem) => ({ where: `${state} ${width}px ${url}`, problem, known: knownOf(url, problem) }));
+    });
     const problems: string[] = [];
-    for (const [state, context] of [
-      ["signed out", signedOut],
-      ["signed in", signedIn],
-    ] as const) {
-      for (const width of WIDTHS) {
-        for (const url of pages) {
-          const seen = await onceMore(`${url} at ${width} px`, () => problemsOf(context, url, width));
-          const found = seen.map((problem) => ({
-            problem,
-            known: knownOf(url, problem),
-          }));
-          for (const { problem, known } of found) {
-            if (known) console.warn(`${url} at ${width} px: ${problem} (known: ${known.why})`);
-            else problems.push(`${state} ${width}px ${url}: ${problem}`);
-          }
-        }
-      }
+    for (const { where, problem, known } of found.flat()) {
+      if (known) console.warn(`${where}: ${problem} (known: ${known.why})`);
+      else problems.push(`${where}: ${problem}`);
     }
     expect(problems).toEqual([]);
 

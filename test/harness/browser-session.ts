@@ -49,6 +49,8 @@ export function pageErrors(page: Page): string[] {
 
 /** On the auth host's sign-in page: a challenge for `owner`'s address, signed, then back on the fleet's origin. */
 export async function signInWithBitcoin(page: Page, fleetOrigin: string, owner: { wif: string; address: string }) {
+  // The page's script (a module, run before DOMContentLoaded) wires the buttons: a click before it runs does nothing.
+  await page.waitForURL((url) => url.pathname === "/signin", { waitUntil: "domcontentloaded" });
   await page.fill("#btc-address", owner.address);
   await page.click("#btc-challenge");
   await page.waitForSelector("#btc-signature", { state: "visible" });

@@ -11,5 +11,7 @@ export function startStack(options: {
   stateDir: string;
   env?: Record<string, string>;
 }): Promise<{ authOrigin: string; fleetOrigin: string; logFile: string; stop(): Promise<void> }>;
+/** A state folder holding only the migrated local D1, to copy as a new stack's (made once per set of migrations). */
+export function migratedState(): string;
 export function stackLogTail(logFile: string, lines?: number): string;
 export function launchChromium(): Promise<Browser>;

@@ -2,13 +2,10 @@
 // read is served and a change is refused, 429 `rate_limited` with `Retry-After: 1`, before anything is stored. A
 // registration used to fail open: under overload the sustained bench saw one address admitted half again past its
 // per-address rule (issue 47). The fault is injected at the binding; the app and its middleware are the real ones.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { app } from "../../workers/fleet/src/app";
-import type { FleetBindings } from "../../workers/fleet/src/env";
-import { freshIp } from "../helpers/browser";
 import { action, delegation } from "../helpers/envelopes";
-import { FLEET, type FleetClient, signedIn } from "../helpers/fleet";
+import { type FleetClient, signedIn } from "../helpers/fleet";
+import { sessionAnswer } from "../helpers/fleet-app";
 import { registryDb } from "../helpers/registry-db";
 import { newWallet } from "../helpers/wallet";
 
@@ -23,17 +20,7 @@ const brokenLimiter = {
 
 /** `client`'s request through the fleet app with the broken limiter, from an address of its own. */
 async function withBrokenLimiter(client: FleetClient, method: string, path: string, body?: unknown) {
-  const headers: Record<string, string> = {
-    "cf-connecting-ip": freshIp(),
-    "sec-fetch-site": "same-origin",
-    cookie: `oc_session=${client.cookie}`,
-  };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await app.request(
-    `${FLEET}${path}`,
-    { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-    { ...(env as unknown as FleetBindings), RATE_LIMITER: brokenLimiter as never },
-  );
+  const res = await sessionAnswer(client, method, path, body, { RATE_LIMITER: brokenLimiter });
   return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as object };
 }
 

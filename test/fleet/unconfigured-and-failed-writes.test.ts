@@ -10,6 +10,7 @@ import { billingOf, completeCardCheckout, type SignedStripeEvent } from "../help
 import { freshIp } from "../helpers/browser";
 import { action, delegation } from "../helpers/envelopes";
 import { FLEET, type FleetClient, ownerWithProject, signedIn } from "../helpers/fleet";
+import { sessionAnswer } from "../helpers/fleet-app";
 import { newWallet } from "../helpers/wallet";
 
 const IO_ERROR = "D1_ERROR: disk I/O error: SQLITE_IOERR";
@@ -41,17 +42,7 @@ function refusingWrites(db: D1Database): D1Database {
 const bindings = env as unknown as FleetBindings;
 
 async function as(client: FleetClient, method: string, path: string, body: unknown, changed: Partial<FleetBindings>) {
-  const headers: Record<string, string> = {
-    "cf-connecting-ip": freshIp(),
-    "sec-fetch-site": "same-origin",
-    cookie: `oc_session=${client.cookie}`,
-  };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await app.request(
-    `${FLEET}${path}`,
-    { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-    { ...bindings, ...changed },
-  );
+  const res = await sessionAnswer(client, method, path, body, changed);
   return { status: res.status, body: (await res.json()) as { reason?: string; detail?: string } };
 }
 

@@ -61,7 +61,8 @@ async function waitFor(url, logFile) {
  */
 export function migratedState() {
   const migrations = path.join(root, "d1-migrations");
-  const hash = createHash("sha256");
+  // Named by wrangler's version too: another version may keep its local D1 otherwise.
+  const hash = createHash("sha256").update(readFileSync(path.join(root, "node_modules", "wrangler", "package.json")));
   for (const name of readdirSync(migrations)
     .filter((n) => n.endsWith(".sql"))
     .sort()) {

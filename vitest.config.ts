@@ -138,8 +138,8 @@ export default defineConfig(async () => {
     TEST_OIDC_RFC9207_ISSUER: oidc.rfc9207Issuer,
   };
   // The verify worker's upstreams, speaking the real protocols on loopback: one Esplora API, two nostr relays. Each
-  // test file gets its own (the plugin asks for a file's options when it starts the file's runtime): files run side by
-  // side, and one that takes its upstream down or moves the tip must not reach another's.
+  // runtime gets its own (the plugin asks for the options when it starts a runtime): runtimes run side by side, and a
+  // file that takes its upstream down or moves the tip must not reach another runtime's files.
   const attestations = JSON.stringify(signedAttestations());
   const verifyBindings = async () => {
     const esplora = await startEsplora({ unref: true });
@@ -226,7 +226,7 @@ export default {
     // SQLite-backed, as in wrangler.toml: the limiter keeps its bucket in the synchronous SQLite KV.
     durableObjects: { RATE_LIMITER: { className: "RateLimiter", useSQLite: true } },
   };
-  // Each workerd test file starts a fresh runtime that loads the worker's modules anew: its packages pre-bundled, one
+  // Each workerd runtime (one per `-alone` file) loads the worker's modules anew: its packages pre-bundled, one
   // module each instead of hundreds of files (test/harness/workerd-deps.mjs says why the list is read, not written).
   const workerdDeps = {
     optimizer: {

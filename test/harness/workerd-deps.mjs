@@ -1,7 +1,7 @@
 // The packages the workerd test projects import, for Vite's dependency optimizer (vitest.config.ts `deps.optimizer`):
 // each is bundled once per run into one module, so a test file's runtime loads a dozen modules instead of the
-// ~300-600 files zod, drizzle, hono, jose and @simplewebauthn are made of, and loads them again for every file (each
-// workerd test file starts a fresh runtime). Read from the import graph, never listed by hand: a package subpath left
+// ~300-600 files zod, drizzle, hono, jose and @simplewebauthn are made of, and loads them again for every runtime
+// (one per vitest worker and project, and one per `-alone` file). Read from the import graph, never listed by hand: a package subpath left
 // out would load unbundled beside its bundled copy, and a class checked with `instanceof` (hono's HTTPException) would
 // then exist twice and a route would answer 500. Only what the workerd files reach: a package that only Node tests
 // use (bip322-js) cannot be bundled for workerd at all.

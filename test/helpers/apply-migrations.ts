@@ -1,6 +1,7 @@
-// Applies the D1 migrations to each test file's isolated databases before its tests run: the registry's (DB, and in
+// Applies the D1 migrations to the runtime's databases before each test file runs: the registry's (DB, and in
 // the fleet-shards pass its other shards, REGISTRY_SHARDS) and, in the fleet projects, the auth host's (AUTH_DB: the
-// same database by default, its own in fleet-shards; applying to one database twice finds every migration applied).
+// same database by default, its own in fleet-shards; applying to a database again finds every migration applied,
+// as it does for each file after a runtime's first).
 import { applyD1Migrations, env } from "cloudflare:test";
 import { registryShards } from "../../shared/db/registry-shards";
 

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseCli } from "./lib/cli.mjs";
+import { inLanes } from "./lib/lanes.mjs";
 
 const USAGE = `
 Usage: npm run check
@@ -39,17 +40,13 @@ export function commandsOf(scripts, names) {
  */
 export async function runAll(commands, lanes, cwd) {
   const failed = [];
-  const queue = [...commands];
-  const lane = async () => {
-    for (let command = queue.shift(); command !== undefined; command = queue.shift()) {
-      const started = Date.now();
-      const { code, output } = await run(command, cwd);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`> ${command} (${seconds} s${code === 0 ? "" : `, exit ${code}`})\n${output}`);
-      if (code !== 0) failed.push(command);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
+  await inLanes(commands, lanes, async (command) => {
+    const started = Date.now();
+    const { code, output } = await run(command, cwd);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stdout.write(`> ${command} (${seconds} s${code === 0 ? "" : `, exit ${code}`})\n${output}`);
+    if (code !== 0) failed.push(command);
+  });
   return failed;
 }
 

@@ -8,6 +8,7 @@
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { inLanes } from "../../scripts/lib/lanes.mjs";
 import { generateSigningWif } from "../../scripts/wif.mjs";
 import { VIEWS } from "../../workers/fleet/dashboard/src/views";
 import { axeViolations } from "../harness/axe";
@@ -130,20 +131,6 @@ async function problemsOf(context: BrowserContext, url: string, width: number): 
   return problems;
 }
 
-/** `work` for each of `items`, `lanes` at a time; the results in the items' order. */
-async function inTurns<T, R>(items: readonly T[], lanes: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: lanes }, lane));
-  return results;
-}
-
 /** A project with something in each view: a member, a token, a webhook endpoint with a delivery, a delegation, a
  * pledge, an audit bundle and the admin log entries those leave. */
 async function projectWithData(page: Page, owner: { wif: string; address: string }): Promise<string> {
@@ -197,7 +184,7 @@ describe("every page, as a person sees it", () => {
       ] as const
     ).flatMap(([state, context]) => WIDTHS.flatMap((width) => pages.map((url) => ({ state, context, width, url }))));
     // SWEEP_TABS visits at a time: most of a visit is waiting for the page to go network-idle.
-    const found = await inTurns(visits, SWEEP_TABS, async ({ state, context, width, url }) => {
+    const found = await inLanes(visits, SWEEP_TABS, async ({ state, context, width, url }) => {
       const seen = await onceMore(`${url} at ${width} px`, () => problemsOf(context, url, width));
       return seen.map((problem) => ({ where: `${state} ${width}px ${url}`, problem, known: knownOf(url, problem) }));
     });

@@ -11,7 +11,7 @@ export function startStack(options: {
   stateDir: string;
   env?: Record<string, string>;
 }): Promise<{ authOrigin: string; fleetOrigin: string; logFile: string; stop(): Promise<void> }>;
-/** A state folder holding only the migrated local D1, to copy as a new stack's (made once per set of migrations). */
-export function migratedState(): string;
+/** Empties `stateDir` and fills it with a copy of a state folder whose local D1 is migrated (made once per set). */
+export function freshState(stateDir: string): void;
 export function stackLogTail(logFile: string, lines?: number): string;
 export function launchChromium(): Promise<Browser>;

@@ -59,7 +59,7 @@ async function waitFor(url, logFile) {
  * migrations as they are (named by their hash) and copied for each stack: applying them took 11 of a stack's 17 s to
  * start, and each browser file starts one. scripts/dev.mjs still runs the apply, which then finds nothing to do.
  */
-export function migratedState() {
+function migratedState() {
   const migrations = path.join(root, "d1-migrations");
   // Named by wrangler's version too: another version may keep its local D1 otherwise.
   const hash = createHash("sha256").update(readFileSync(path.join(root, "node_modules", "wrangler", "package.json")));
@@ -86,10 +86,15 @@ export function migratedState() {
   return template;
 }
 
-/** Starts scripts/dev.mjs once on a fresh state folder; its output goes to `logFile`. */
-function spawnStack({ auth, fleet, authInspector, fleetInspector, stateDir, env, authOrigin, fleetOrigin }, logFile) {
+/** Empties `stateDir` (relative to the repository) and fills it with a copy of the migrated state folder. */
+export function freshState(stateDir) {
   rmSync(path.join(root, stateDir), { recursive: true, force: true });
   cpSync(migratedState(), path.join(root, stateDir), { recursive: true });
+}
+
+/** Starts scripts/dev.mjs once on a fresh state folder; its output goes to `logFile`. */
+function spawnStack({ auth, fleet, authInspector, fleetInspector, stateDir, env, authOrigin, fleetOrigin }, logFile) {
+  freshState(stateDir);
   mkdirSync(path.dirname(logFile), { recursive: true });
   const out = openSync(logFile, "w");
   const child = spawn(process.execPath, ["scripts/dev.mjs"], {

@@ -5,13 +5,13 @@
 // stopped): cached keys keep verifying, past their TTL too, and a fresh verifier fails with session_keys_unavailable.
 // Two stack starts in all.
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateSigningJwk } from "../../scripts/dev-keys.mjs";
 import { createSessionVerifier, type SessionVerifier } from "../../shared/kit/consumer/session-verifier";
-import { migratedState } from "../harness/browser-stack.mjs";
+import { freshState } from "../harness/browser-stack.mjs";
 import { oc } from "../helpers/oc-cli";
 import { signInWithBip322 } from "../helpers/stack-signin";
 
@@ -90,8 +90,7 @@ describe("consumer verifier against the running auth host", () => {
   let second: { cookie: string; didOc: string; wif: string };
 
   it("verifies the real cookie of a BIP-322 sign-in with one JWKS read for many requests", async () => {
-    rmSync(path.join(ROOT, STATE_DIR), { recursive: true, force: true });
-    cpSync(migratedState(), path.join(ROOT, STATE_DIR), { recursive: true });
+    freshState(STATE_DIR);
     running = await startStack({ AUTH_SIGNING_KEY: JSON.stringify(oldKey) });
     first = await signIn();
     expect(kidOf(first.cookie)).toBe(oldKey.kid);

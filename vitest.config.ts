@@ -66,14 +66,17 @@ const OWN_RUNTIME_TESTS = [
 /**
  * Node files that run one at a time, after the files that run side by side: each starts a stack on fixed ports
  * (`npm start`'s scripts, wrangler), or runs `npm pack` on the kit, whose prepack rebuilds packages/kit/dist while
- * other files run the CLI from it. deploy-plan writes the deploy command's folders (.deploy/<env>) as deploy.node
- * does, which runs side by side with the others: one of the two runs here, so they never run at once.
+ * other files run the CLI from it, or times a rule in milliseconds that a core busy with other files stretches (the
+ * session verifier's one JWKS read per 100 ms: a wave of ten verifies outlasted it once). deploy-plan writes the
+ * deploy command's folders (.deploy/<env>) as deploy.node does, which runs side by side with the others: one of the
+ * two runs here, so they never run at once.
  */
 const NODE_ONE_AT_A_TIME = [
   "test/kit/consumer-stack.node.test.ts",
   "test/kit/package-fixtures.node.test.ts",
   "test/kit/package.node.test.ts",
   "test/kit/quickstarts.node.test.ts",
+  "test/kit/session-verifier.node.test.ts",
   "test/scripts/commands.node.test.ts",
   "test/scripts/deploy-plan.node.test.ts",
   "test/scripts/dev-start.node.test.ts",
